@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+// PointPaint: replays ARKit captures (YCbCr frames, camera poses, feature points) into
+// coloured voxel clouds, with an OpenGL viewer and PLY export.
+import PackageDescription
+
+let package = Package(
+    name: "PointPaint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "PointPaint", targets: ["PointPaint"]),
+        .library(name: "PointPaintViewer", targets: ["PointPaintViewer"]),
+        .executable(name: "pointpaint", targets: ["pointpaint"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CGLFW", pkgConfig: "glfw3",
+            providers: [.apt(["libglfw3-dev", "libgl-dev"]), .brew(["glfw"])]),
+        // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
+        .target(name: "PNGCodec", dependencies: ["CPNG"]),
+
+        // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
+        .target(name: "PointPaint", dependencies: ["PNGCodec"]),
+
+        // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
+        .target(
+            name: "PointPaintViewer", dependencies: ["PointPaint", "CGLFW"],
+            plugins: ["EmbedShaders"]),
+        .executableTarget(name: "ShaderEmbedder"),
+        .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
+
+        // Command line: the commands live in a library so tests can drive them.
+        .target(
+            name: "PointPaintCLI",
+            dependencies: [
+                "PointPaint", "PointPaintViewer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "pointpaint", dependencies: ["PointPaintCLI"]),
+
+        .testTarget(name: "PointPaintTests", dependencies: ["PointPaint"]),
+        .testTarget(name: "PointPaintViewerTests", dependencies: ["PointPaintViewer"]),
+        .testTarget(name: "PointPaintCLITests", dependencies: ["PointPaintCLI", "pointpaint"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,33 @@
+#ifndef POINTPAINT_PNGCODEC_H
+#define POINTPAINT_PNGCODEC_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// What a PNG holds once palettes are expanded and sub-byte depths widened.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    /// 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
+    int channels;
+    /// 8 or 16. 16-bit samples are delivered in host byte order.
+    int bitDepth;
+} ppng_info;
+
+/// Reads only the header. Returns 0 on success; otherwise writes a message into err.
+int ppng_read_info(const char *path, ppng_info *info, char *err, size_t errlen);
+
+/// Decodes a whole PNG into a newly malloc'ed buffer of height rows of
+/// width*channels*(bitDepth/8) bytes (free it with ppng_free). Refuses images with more than
+/// maxPixels pixels before allocating anything. No gamma or colour conversion is applied:
+/// samples are the file's own values. Returns 0 on success.
+int ppng_read(const char *path, uint64_t maxPixels, ppng_info *info, uint8_t **out,
+              char *err, size_t errlen);
+
+/// Encodes rows of width*channels*(bitDepth/8) bytes, rowBytes apart, 16-bit samples in
+/// host byte order. Returns 0 on success.
+int ppng_write(const char *path, uint32_t width, uint32_t height, int channels, int bitDepth,
+               const uint8_t *data, size_t rowBytes, int compressionLevel,
+               char *err, size_t errlen);
+
+void ppng_free(void *p);
+#endif

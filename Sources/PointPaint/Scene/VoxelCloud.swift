@@ -1,0 +1,38 @@
+/// A coloured point or voxel cloud as the viewer, the PLY writer and the tools exchange it:
+/// parallel arrays, one entry a voxel (or point).
+public struct VoxelCloud: Sendable, Equatable {
+    /// Edge length of a voxel in world units (metres), or nil when the cloud is plain points and
+    /// the size is unknown.
+    public var voxelSize: Float?
+    /// Voxel centres (or point positions), world space.
+    public var positions: [SIMD3<Float>]
+    /// Gamma-encoded extended sRGB (sRGB primaries and transfer, unclamped: wide-colour values
+    /// may lie outside 0…1).
+    public var colors: [SIMD3<Float>]
+    /// Observations that went into each voxel (1 for plain points).
+    public var counts: [UInt32]
+
+    /// Creates a cloud; the arrays must have the same length. `counts` defaults to all ones.
+    public init(voxelSize: Float?, positions: [SIMD3<Float>], colors: [SIMD3<Float>], counts: [UInt32]? = nil) {
+        precondition(positions.count == colors.count, "positions and colours differ in length")
+        self.voxelSize = voxelSize
+        self.positions = positions
+        self.colors = colors
+        self.counts = counts ?? Array(repeating: 1, count: positions.count)
+        precondition(self.counts.count == positions.count, "positions and counts differ in length")
+    }
+
+    /// Number of voxels.
+    public var count: Int { positions.count }
+
+    /// Axis-aligned bounds of the positions, or nil when empty.
+    public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)? {
+        guard var lo = positions.first else { return nil }
+        var hi = lo
+        for p in positions {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        return (lo, hi)
+    }
+}
