@@ -1,0 +1,5 @@
+import Benchmark
+import PointPaint
+
+let benchmarks: @Sendable () -> Void = {
+}

@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+// Benchmarks live in their own package so the library never depends on benchmark tooling.
+// Run from this folder:  swift package benchmark   (see Benchmarks/README.md)
+import PackageDescription
+
+let benchmarkDependencies: [Target.Dependency] = [
+    .product(name: "Benchmark", package: "benchmark"),
+    .product(name: "PointPaint", package: "PointPaint"),
+]
+
+let package = Package(
+    name: "PointPaintBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Sampling", dependencies: benchmarkDependencies, path: "Benchmarks/Sampling",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
