@@ -1,1 +1,3 @@
-print("pointpaint")
+import PointPaintCLI
+
+PointPaintTool.main()

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The `pointpaint` command: replays ARKit captures into coloured voxel clouds.
+public struct PointPaintTool: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "pointpaint",
+        abstract: "Paint with pixels floating in space: replay ARKit captures into coloured voxel clouds.",
+        subcommands: [
+            ReplayCommand.self, ViewCommand.self, InfoCommand.self, SynthCommand.self,
+            FrameCommand.self, SampleCommand.self, VoxelizeCommand.self, LutCommand.self,
+        ])
+
+    public init() {}
+}
