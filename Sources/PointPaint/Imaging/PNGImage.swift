@@ -48,7 +48,7 @@ public struct PNGImage: Sendable, Equatable {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
         guard ppng_read_info(path, &info, &message, message.count) == 0 else {
-            throw PointPaintError(file: path, "cannot read PNG: \(String(cString: message))")
+            throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
         }
         return (Int(info.width), Int(info.height), Int(info.channels), Int(info.bitDepth))
     }
@@ -61,7 +61,7 @@ public struct PNGImage: Sendable, Equatable {
         guard ppng_read(path, UInt64(maximumPixels), &info, &pixels, &message, message.count) == 0,
               let pixels
         else {
-            throw PointPaintError(file: path, "cannot read PNG: \(String(cString: message))")
+            throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
         }
         defer { ppng_free(pixels) }
         width = Int(info.width)
@@ -100,8 +100,13 @@ public struct PNGImage: Sendable, Equatable {
                 }
             }
             guard status == 0 else {
-                throw PointPaintError(file: path, "cannot write PNG: \(String(cString: message))")
+                throw PointPaintError(file: path, "cannot write PNG: \(cText(message))")
             }
         }
     }
+}
+
+/// The text of a NUL-terminated C message buffer.
+private func cText(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
