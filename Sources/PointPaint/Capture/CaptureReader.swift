@@ -1,0 +1,151 @@
+import Foundation
+
+/// Reads a capture directory (`capture.json` plus frame and point files).
+///
+/// The manifest is parsed and validated completely when the reader is made, and by default every
+/// file it names is checked (existence, NV12 sizes, PNG plane headers) before any frame is used.
+/// Frames load lazily, one at a time: raw NV12 files are memory-mapped, PNG planes decoded with
+/// libpng. A reader is immutable and `Sendable`; several threads may load frames at once.
+public final class CaptureReader: Sendable {
+    /// The capture directory.
+    public let directory: String
+    /// The validated manifest.
+    public let manifest: CaptureManifest
+
+    /// The largest point file read, so a corrupt file cannot exhaust memory.
+    public static let maximumPointFileBytes = 256 << 20
+
+    /// Opens the capture at `path` (a directory, or its `capture.json`).
+    /// - Parameter checkFiles: check every named file's presence and size up front.
+    public init(path: String, checkFiles: Bool = true) throws {
+        var directory = path
+        if path.hasSuffix(".json") {
+            directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        }
+        let manifestPath = (directory as NSString).appendingPathComponent("capture.json")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PointPaintError(file: path, "expected a capture directory holding capture.json, found no such directory")
+        }
+        guard FileBytes.size(of: manifestPath) != nil else {
+            throw PointPaintError(file: manifestPath, "missing: a capture directory must hold capture.json")
+        }
+        let bytes = try FileBytes.read(manifestPath, limit: 512 << 20)
+        self.directory = directory
+        self.manifest = try CaptureManifest(json: Data(bytes), file: manifestPath)
+        if checkFiles { try checkAllFiles() }
+    }
+
+    /// Number of frames.
+    public var frameCount: Int { manifest.frames.count }
+
+    /// The image description shared by all frames.
+    public var imageInfo: CaptureImageInfo { manifest.image }
+
+    /// Absolute (or caller-relative) path of a manifest-relative path.
+    public func resolve(_ relative: String) -> String {
+        (directory as NSString).appendingPathComponent(relative)
+    }
+
+    /// Checks that each frame's files exist and have the sizes the manifest implies.
+    public func checkAllFiles() throws {
+        for index in manifest.frames.indices { try checkFiles(ofFrame: index) }
+    }
+
+    /// Checks one frame's files without decoding them.
+    public func checkFiles(ofFrame index: Int) throws {
+        let entry = manifest.frames[index]
+        let info = manifest.image
+        switch entry.image {
+        case .nv12(let path, let lumaStride, let chromaStride):
+            let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
+            guard let size = FileBytes.size(of: resolve(path)) else {
+                throw PointPaintError(file: resolve(path), place: "frame \(index)", "missing frame image")
+            }
+            guard size >= needed else {
+                throw PointPaintError(file: resolve(path), place: "frame \(index)",
+                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
+            }
+        case .planes(let y, let cb, let cr):
+            for (plane, w, h) in [(y, info.width, info.height), (cb, info.width / 2, info.height / 2), (cr, info.width / 2, info.height / 2)] {
+                try checkPlaneHeader(resolve(plane), width: w, height: h, frame: index)
+            }
+        }
+        guard FileBytes.size(of: resolve(entry.points)) != nil else {
+            throw PointPaintError(file: resolve(entry.points), place: "frame \(index)", "missing feature-point file")
+        }
+    }
+
+    private func checkPlaneHeader(_ path: String, width: Int, height: Int, frame: Int) throws {
+        guard FileBytes.size(of: path) != nil else {
+            throw PointPaintError(file: path, place: "frame \(frame)", "missing PNG plane")
+        }
+        let header = try PNGImage.readInfo(path: path)
+        guard header.width == width, header.height == height else {
+            throw PointPaintError(file: path, place: "frame \(frame)", "expected a \(width)x\(height) plane, found \(header.width)x\(header.height)")
+        }
+        guard header.channels == 1, header.bitDepth == 8 else {
+            throw PointPaintError(file: path, place: "frame \(frame)",
+                                  "expected an 8-bit greyscale PNG, found \(header.bitDepth)-bit with \(header.channels) channel\(header.channels == 1 ? "" : "s")")
+        }
+    }
+
+    /// Loads frame `index`: image, camera and points.
+    public func frame(at index: Int) throws -> Frame {
+        let entry = manifest.frames[index]
+        return Frame(index: index, timestamp: entry.timestamp, image: try image(at: index),
+                     camera: entry.camera, points: try points(at: index))
+    }
+
+    /// Loads only the image of frame `index`.
+    public func image(at index: Int) throws -> NV12Image {
+        precondition(manifest.frames.indices.contains(index), "frame index out of range")
+        let info = manifest.image
+        switch manifest.frames[index].image {
+        case .nv12(let path, let lumaStride, let chromaStride):
+            let full = resolve(path)
+            let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
+            // Check again: the file may have changed since the reader was made, and a short
+            // mapping would fault on access.
+            guard let size = FileBytes.size(of: full), size >= needed else {
+                throw PointPaintError(file: full, place: "frame \(index)",
+                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(FileBytes.size(of: full).map(String.init) ?? "no file")")
+            }
+            let bytes = try ImageBytes(mapping: full, count: needed)
+            return NV12Image(width: info.width, height: info.height, luma: bytes, lumaOffset: 0, lumaStride: lumaStride,
+                             chroma: bytes, chromaOffset: lumaStride * info.height, chromaStride: chromaStride)
+        case .planes(let y, let cb, let cr):
+            let w = info.width, h = info.height
+            let luma = try readPlane(resolve(y), width: w, height: h, frame: index)
+            let cbPlane = try readPlane(resolve(cb), width: w / 2, height: h / 2, frame: index)
+            let crPlane = try readPlane(resolve(cr), width: w / 2, height: h / 2, frame: index)
+            var chroma = [UInt8](repeating: 0, count: w * h / 2)
+            chroma.withUnsafeMutableBufferPointer { out in
+                for i in 0 ..< cbPlane.count {
+                    out[2 * i] = cbPlane[i]
+                    out[2 * i + 1] = crPlane[i]
+                }
+            }
+            return NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+        }
+    }
+
+    private func readPlane(_ path: String, width: Int, height: Int, frame: Int) throws -> [UInt8] {
+        try checkPlaneHeader(path, width: width, height: height, frame: frame)
+        let png = try PNGImage(contentsOf: path, maximumPixels: width * height)
+        guard png.width == width, png.height == height, png.channels == 1, png.bitDepth == 8 else {
+            throw PointPaintError(file: path, place: "frame \(frame)", "expected an 8-bit greyscale \(width)x\(height) plane")
+        }
+        return png.samples8
+    }
+
+    /// Loads only the feature points of frame `index` (`.xyz`, or `.ply` with vertex x, y, z).
+    public func points(at index: Int) throws -> [FeaturePoint] {
+        let path = resolve(manifest.frames[index].points)
+        let bytes = try FileBytes.read(path, limit: Self.maximumPointFileBytes)
+        if path.lowercased().hasSuffix(".ply") {
+            return try PLYFeaturePoints.parse(bytes, file: path)
+        }
+        return try XYZFormat.parse(bytes, file: path)
+    }
+}
