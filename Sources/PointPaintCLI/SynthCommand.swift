@@ -1,8 +1,62 @@
 import ArgumentParser
+import Foundation
+import PointPaint
 
-/// `pointpaint synth` (being written).
+/// `pointpaint synth`: renders a synthetic capture with known ground truth.
 public struct SynthCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(commandName: "synth", abstract: "(being written)")
+    public static let configuration = CommandConfiguration(
+        commandName: "synth",
+        abstract: "Synthesize a capture of a textured 3D scene, with its ground truth in truth.ply.")
+
+    @Option(name: .shortAndLong, help: "Capture directory to write.")
+    var output: String
+    @Option(help: "Frames to render.")
+    var frames = 40
+    @Option(help: "Image size, WIDTHxHEIGHT (both even).")
+    var size = PixelSize(width: 640, height: 480)
+    @Option(help: "Feature points a frame.")
+    var points = 300
+    @Option(help: "Primaries of the encoded colour: \(ColorPrimaries.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var primaries: ColorPrimaries = .srgb
+    @Option(help: "Code range: full or video.")
+    var range: YCbCrRange = .full
+    @Option(help: "Y'CbCr matrix: bt601, bt709 or bt2020.")
+    var matrix: YCbCrMatrix = .bt601
+    @Option(help: "Chroma siting: center or left.")
+    var siting: ChromaSiting = .center
+    @Option(help: "Frame image encoding: nv12 (raw) or png (three plane PNGs).")
+    var encoding: CaptureImageEncoding = .nv12
+    @Option(help: "Standard deviation of feature-point position noise, metres.")
+    var noise = 0.002
+    @Option(help: "Random seed.")
+    var seed: UInt64 = 1
+
     public init() {}
-    public func run() throws { throw ValidationError("synth is not available yet") }
+
+    public func validate() throws {
+        guard size.width % 2 == 0, size.height % 2 == 0, size.width >= 2, size.height >= 2,
+              size.width <= CaptureManifest.maximumDimension, size.height <= CaptureManifest.maximumDimension
+        else { throw ValidationError("--size must be even in both directions and at most \(CaptureManifest.maximumDimension)") }
+        guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
+        guard points >= 0 else { throw ValidationError("--points must not be negative") }
+        guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number") }
+    }
+
+    public func run() throws {
+        var options = CaptureSynthesizer.Options()
+        options.frameCount = frames
+        options.width = size.width
+        options.height = size.height
+        options.pointsPerFrame = points
+        options.primaries = primaries
+        options.range = range
+        options.matrix = matrix
+        options.chromaSiting = siting
+        options.positionNoise = noise
+        options.seed = seed
+        let start = Date()
+        let truth = try CaptureSynthesizer(options: options).write(to: output, encoding: encoding)
+        let seconds = Date().timeIntervalSince(start)
+        print("wrote \(output): \(frames) frames of \(size), \(truth.count) feature points, \(encoding.rawValue) planes, \(range.rawValue)-range \(matrix.rawValue), \(primaries.rawValue), in \(String(format: "%.2f", seconds)) s")
+    }
 }

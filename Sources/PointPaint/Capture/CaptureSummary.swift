@@ -1,0 +1,93 @@
+import Foundation
+
+/// What `pointpaint info` reports about a capture: its geometry, encoding, timing, feature-point
+/// statistics, size on disk and any problems found while reading every frame's points.
+public struct CaptureSummary: Sendable {
+    /// The capture directory.
+    public var directory: String
+    /// The manifest's image block.
+    public var image: CaptureImageInfo
+    /// Number of frames.
+    public var frameCount: Int
+    /// Last timestamp minus first, seconds.
+    public var duration: Double
+    /// How frames are stored: "nv12", "png" or "mixed".
+    public var storage: String
+    /// Feature points a frame: minimum, mean, maximum.
+    public var pointsPerFrame: (min: Int, mean: Double, max: Int)
+    /// Total feature points.
+    public var totalPoints: Int
+    /// Points that project in front of their camera and inside the image.
+    public var visiblePoints: Int
+    /// Bytes of all files under the capture directory.
+    public var bytesOnDisk: Int
+    /// Problems found (empty when none).
+    public var problems: [String]
+
+    /// Reads the capture's manifest and every point file (images are checked, not decoded).
+    public init(reader: CaptureReader) {
+        directory = reader.directory
+        image = reader.imageInfo
+        let frames = reader.manifest.frames
+        frameCount = frames.count
+        duration = (frames.last?.timestamp ?? 0) - (frames.first?.timestamp ?? 0)
+        let kinds = Set(frames.map { if case .nv12 = $0.image { "nv12" } else { "png" } })
+        storage = kinds.count == 1 ? kinds.first! : (kinds.isEmpty ? "none" : "mixed")
+        var counts: [Int] = []
+        var visible = 0
+        var problems: [String] = []
+        for index in frames.indices {
+            do {
+                try reader.checkFiles(ofFrame: index)
+                let points = try reader.points(at: index)
+                counts.append(points.count)
+                let camera = frames[index].camera
+                for p in points {
+                    if case .visible = camera.project(SIMD3<Double>(p.position), width: image.width, height: image.height) { visible += 1 }
+                }
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        if frames.isEmpty { problems.append("the capture holds no frames") }
+        totalPoints = counts.reduce(0, +)
+        visiblePoints = visible
+        pointsPerFrame = (counts.min() ?? 0, counts.isEmpty ? 0 : Double(totalPoints) / Double(counts.count), counts.max() ?? 0)
+        if totalPoints > 0, visible * 2 < totalPoints {
+            problems.append("only \(visible) of \(totalPoints) feature points project into their frame's image: check the camera transforms")
+        }
+        self.problems = problems
+        bytesOnDisk = Self.diskUsage(reader.directory)
+    }
+
+    private static func diskUsage(_ directory: String) -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return 0 }
+        var total = 0
+        while let name = walker.nextObject() as? String {
+            total += FileBytes.size(of: (directory as NSString).appendingPathComponent(name)) ?? 0
+        }
+        return total
+    }
+
+    /// A human-readable report, one fact a line.
+    public var report: String {
+        func bytes(_ n: Int) -> String {
+            n >= 1 << 20 ? String(format: "%.1f MiB", Double(n) / 1048576) : String(format: "%.1f KiB", Double(n) / 1024)
+        }
+        var lines = [
+            "capture:      \(directory)",
+            "frames:       \(frameCount), \(String(format: "%.2f", duration)) s\(frameCount > 1 && duration > 0 ? String(format: " (%.1f frames/s)", Double(frameCount - 1) / duration) : "")",
+            "resolution:   \(image.width)x\(image.height), stored as \(storage)",
+            "colour:       \(image.range.rawValue) range, \(image.matrix.rawValue) matrix, \(image.primaries.rawValue) primaries, \(image.chromaSiting.rawValue)-sited chroma",
+            "points/frame: min \(pointsPerFrame.min), mean \(String(format: "%.1f", pointsPerFrame.mean)), max \(pointsPerFrame.max) (\(totalPoints) in all, \(visiblePoints) visible in their frame)",
+            "on disk:      \(bytes(bytesOnDisk))",
+        ]
+        if problems.isEmpty {
+            lines.append("problems:     none")
+        } else {
+            lines.append("problems:     \(problems.count)")
+            lines += problems.map { "  - \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Renders synthetic captures of `SyntheticScene` from a moving camera: frames encoded to
+/// Y′CbCr 4:2:0 exactly as DESIGN.md defines it, feature points on visible surfaces with small
+/// position noise (as ARKit's are), and the ground truth of every point. Deterministic for a seed.
+public struct CaptureSynthesizer: Sendable {
+    /// Options of a synthesized capture.
+    public struct Options: Sendable {
+        /// Frames to render.
+        public var frameCount = 40
+        /// Image width (even).
+        public var width = 640
+        /// Image height (even).
+        public var height = 480
+        /// Feature points a frame (fewer when rays miss the scene).
+        public var pointsPerFrame = 300
+        /// Primaries of the encoded R′G′B′.
+        public var primaries: ColorPrimaries = .srgb
+        /// Code range.
+        public var range: YCbCrRange = .full
+        /// Y′CbCr matrix.
+        public var matrix: YCbCrMatrix = .bt601
+        /// Chroma siting.
+        public var chromaSiting: ChromaSiting = .center
+        /// Standard deviation of the feature points' position noise, metres.
+        public var positionNoise = 0.002
+        /// Frames a second (timestamps).
+        public var frameRate = 30.0
+        /// Random seed.
+        public var seed: UInt64 = 1
+
+        /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
+        public init() {}
+
+        /// The manifest's image block for these options.
+        public var imageInfo: CaptureImageInfo {
+            CaptureImageInfo(width: width, height: height, range: range, matrix: matrix, primaries: primaries, chromaSiting: chromaSiting)
+        }
+    }
+
+    /// The ground truth of one feature point.
+    public struct TruthPoint: Sendable, Equatable {
+        /// Frame the point was recorded with.
+        public var frame: Int
+        /// Its identifier (as in the `.xyz` file).
+        public var id: UInt64
+        /// The recorded (noisy) position, as in the `.xyz` file.
+        public var position: SIMD3<Float>
+        /// The exact surface point the feature lies on.
+        public var surfacePoint: SIMD3<Float>
+        /// True surface colour as encoded R′G′B′ in the capture's primaries.
+        public var color: SIMD3<Double>
+        /// True surface colour as extended sRGB (encoded, unclamped).
+        public var extendedSRGB: SIMD3<Double>
+    }
+
+    /// The options.
+    public var options: Options
+    /// The scene.
+    public var scene: SyntheticScene
+
+    /// Creates a synthesizer.
+    public init(options: Options = Options(), scene: SyntheticScene = .standard) {
+        self.options = options
+        self.scene = scene
+    }
+
+    /// The camera of frame `index`: an arc around the objects, looking at them.
+    public func camera(frame index: Int) -> Camera {
+        let w = Double(options.width), h = Double(options.height)
+        let f = 0.8 * w // about a 64° horizontal field of view, like an iPhone's wide camera
+        let progress = options.frameCount > 1 ? Double(index) / Double(options.frameCount - 1) : 0.5
+        let angle = (-50 + 100 * progress) * .pi / 180
+        let radius = 2.7 - 0.4 * sin(progress * .pi)
+        let target = SIMD3<Double>(0, 0.45, -0.3)
+        let eye = SIMD3<Double>(radius * sin(angle), 1.45 + 0.15 * sin(3 * progress * .pi), -0.3 + radius * cos(angle))
+        // ARKit camera axes: +x right, +y up, looking down −z.
+        func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / (v * v).sum().squareRoot() }
+        func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+        }
+        let z = normalize(eye - target)
+        let x = normalize(cross(SIMD3(0, 1, 0), z))
+        let y = cross(z, x)
+        let transform = Matrix4x4(columns: SIMD4(x, 0), SIMD4(y, 0), SIMD4(z, 0), SIMD4(eye, 1))
+        return Camera(intrinsics: CameraIntrinsics(fx: f, fy: f, cx: w / 2, cy: h / 2), transform: transform)!
+    }
+
+    /// Renders frame `index` to R′G′B′ (capture primaries), row-major, one sample a pixel centre.
+    public func render(frame index: Int) -> [SIMD3<Double>] {
+        let camera = camera(frame: index)
+        let w = options.width, h = options.height
+        var pixels = [SIMD3<Double>](repeating: .zero, count: w * h)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let out = SendablePointer(buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: h) { row in
+                for col in 0 ..< w {
+                    let ray = camera.ray(u: Double(col) + 0.5, v: Double(row) + 0.5)
+                    if let hit = scene.intersect(origin: ray.origin, direction: ray.direction) {
+                        out.base[row * w + col] = scene.color(at: hit.point, box: hit.box)
+                    } else {
+                        out.base[row * w + col] = scene.background * (0.85 + 0.15 * ray.direction.y)
+                    }
+                }
+            }
+        }
+        return pixels
+    }
+
+    /// Encodes R′G′B′ pixels to NV12: Y at every pixel; Cb, Cr from each 2×2 block (centre
+    /// siting: the block's mean; left siting: a [1 2 1] filter across columns 2i−1…2i+1).
+    public func encode(_ pixels: [SIMD3<Double>]) -> NV12Image {
+        let w = options.width, h = options.height
+        let encoding = YCbCrEncoding(matrix: options.matrix, range: options.range)
+        let (yMax, cMin, cMax): (Double, Double, Double) = options.range == .full ? (255, 0, 255) : (235, 16, 240)
+        let yMin: Double = options.range == .full ? 0 : 16
+        func code(_ v: Double, _ lo: Double, _ hi: Double) -> UInt8 { UInt8(Swift.min(Swift.max(v.rounded(), lo), hi)) }
+        var luma = [UInt8](repeating: 0, count: w * h)
+        var chroma = [UInt8](repeating: 0, count: w * h / 2)
+        for i in 0 ..< w * h { luma[i] = code(encoding.ycbcr(rgb: pixels[i]).x, yMin, yMax) }
+        for cy in 0 ..< h / 2 {
+            for cx in 0 ..< w / 2 {
+                var sum = SIMD3<Double>()
+                var weight = 0.0
+                for row in [2 * cy, 2 * cy + 1] {
+                    switch options.chromaSiting {
+                    case .center:
+                        for col in [2 * cx, 2 * cx + 1] {
+                            sum += pixels[row * w + col]
+                            weight += 1
+                        }
+                    case .left:
+                        for (col, k) in [(2 * cx - 1, 1.0), (2 * cx, 2.0), (2 * cx + 1, 1.0)] {
+                            let c = Swift.min(Swift.max(col, 0), w - 1)
+                            sum += pixels[row * w + c] * k
+                            weight += k
+                        }
+                    }
+                }
+                let ycc = encoding.ycbcr(rgb: sum / weight)
+                chroma[cy * w + 2 * cx] = code(ycc.y, cMin, cMax)
+                chroma[cy * w + 2 * cx + 1] = code(ycc.z, cMin, cMax)
+            }
+        }
+        return NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+    }
+
+    /// Places feature points of frame `index` on visible surfaces; returns the recorded points
+    /// and their truth.
+    public func featurePoints(frame index: Int, camera: Camera, nextID: inout UInt64, random: inout SplitMix64) -> ([FeaturePoint], [TruthPoint]) {
+        var points: [FeaturePoint] = []
+        var truth: [TruthPoint] = []
+        let conversion = ColorConversion(from: options.primaries, to: .srgb)
+        // Keep points off the outermost pixel so their projection lands well inside the image.
+        let w = Double(options.width), h = Double(options.height)
+        for _ in 0 ..< options.pointsPerFrame {
+            let u = 1 + random.unit() * (w - 2), v = 1 + random.unit() * (h - 2)
+            let ray = camera.ray(u: u, v: v)
+            guard let hit = scene.intersect(origin: ray.origin, direction: ray.direction) else { continue }
+            let noise = SIMD3(random.gaussian(), random.gaussian(), random.gaussian()) * options.positionNoise
+            let recorded = SIMD3<Float>(hit.point + noise)
+            let color = scene.color(at: hit.point, box: hit.box)
+            let id = nextID
+            nextID += 1
+            points.append(FeaturePoint(position: recorded, id: id))
+            truth.append(TruthPoint(frame: index, id: id, position: recorded, surfacePoint: SIMD3<Float>(hit.point),
+                                    color: color, extendedSRGB: conversion.convert(color).encoded))
+        }
+        return (points, truth)
+    }
+
+    /// Writes a whole capture to `directory` (and `truth.ply` beside `capture.json`), calling
+    /// `progress` after each frame. Returns the truth of every point.
+    @discardableResult
+    public func write(to directory: String, encoding: CaptureImageEncoding, progress: (Int) -> Void = { _ in }) throws -> [TruthPoint] {
+        var writer = try CaptureWriter(directory: directory, imageInfo: options.imageInfo, encoding: encoding)
+        var random = SplitMix64(seed: options.seed)
+        var nextID: UInt64 = 1
+        var truth: [TruthPoint] = []
+        for index in 0 ..< options.frameCount {
+            let camera = camera(frame: index)
+            let image = encode(render(frame: index))
+            let (points, frameTruth) = featurePoints(frame: index, camera: camera, nextID: &nextID, random: &random)
+            truth += frameTruth
+            try writer.append(image: image, camera: camera, points: points, timestamp: Double(index) / options.frameRate)
+            progress(index)
+        }
+        try TruthFile.write(truth, to: (directory as NSString).appendingPathComponent("truth.ply"))
+        try writer.finish()
+        return truth
+    }
+}
