@@ -1,0 +1,284 @@
+import Foundation
+
+/// The contents of an Adobe / DaVinci Resolve `.cube` file (Adobe Cube LUT Specification 1.0):
+/// a 3D table with an optional title and input domain.
+///
+/// ```
+/// # comment
+/// TITLE "Warm"
+/// LUT_3D_SIZE 33
+/// DOMAIN_MIN 0.0 0.0 0.0
+/// DOMAIN_MAX 1.0 1.0 1.0
+/// 0.000000 0.000000 0.000000      ← 33³ rows of R G B, red fastest
+/// ```
+public struct CubeFile: Sendable, Equatable {
+    /// The `TITLE`, if the file has one.
+    public var title: String?
+    /// The table, over the unit domain (see `init(parsing:file:)` for other domains).
+    public var cube: ColorCube
+
+    /// Wraps a cube for writing.
+    public init(cube: ColorCube, title: String? = nil) {
+        self.cube = cube
+        self.title = title
+    }
+
+    /// Reads and parses the `.cube` file at `path`.
+    public init(contentsOf path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PointPaintError(file: path, "cannot read the file")
+        }
+        try self.init(parsing: [UInt8](data), file: path)
+    }
+
+    /// Parses `.cube` text.
+    ///
+    /// Accepts `#` comments (whole lines or after values), blank lines, `TITLE`, `LUT_3D_SIZE`,
+    /// `DOMAIN_MIN` / `DOMAIN_MAX` and Resolve's `LUT_3D_INPUT_RANGE min max`; other keyword lines
+    /// (words starting with a letter, such as `LUT_IN_VIDEO_RANGE`) are ignored. A domain other than
+    /// 0…1 is resampled onto the unit lattice, since `ColorCube` covers 0…1.
+    /// - Throws: `PointPaintError` naming the line: a 1D table, a size outside 2…256, a row without
+    ///   exactly three finite numbers, rows before `LUT_3D_SIZE`, too many or too few rows, an empty
+    ///   domain.
+    public init(parsing bytes: [UInt8], file: String? = nil) throws {
+        var parser = CubeTextParser(bytes: bytes, file: file)
+        let parsed = try parser.parse()
+        title = parsed.title
+        var cube = ColorCube(size: parsed.size, entries: parsed.entries)
+        if parsed.domainMin != .zero || parsed.domainMax != SIMD3(repeating: 1) {
+            let low = parsed.domainMin, span = parsed.domainMax - parsed.domainMin
+            let raw = cube
+            cube = ColorCube(size: raw.size) { p in
+                SIMD3<Double>(raw.lookup((SIMD3<Float>(p) - low) / span))
+            }
+        }
+        self.cube = cube
+    }
+
+    /// The file's text: a comment, the title, size, unit domain and one row per entry with six
+    /// decimals (finer than a 16-bit code).
+    public var text: String {
+        var out = "# Written by PointPaint\n"
+        if let title { out += "TITLE \"\(title.replacingOccurrences(of: "\"", with: "'"))\"\n" }
+        out += "LUT_3D_SIZE \(cube.size)\nDOMAIN_MIN 0.0 0.0 0.0\nDOMAIN_MAX 1.0 1.0 1.0\n"
+        var rows = [UInt8]()
+        rows.reserveCapacity(cube.entries.count * 27)
+        for e in cube.entries {
+            Self.appendDecimal(e.x, to: &rows)
+            rows.append(UInt8(ascii: " "))
+            Self.appendDecimal(e.y, to: &rows)
+            rows.append(UInt8(ascii: " "))
+            Self.appendDecimal(e.z, to: &rows)
+            rows.append(UInt8(ascii: "\n"))
+        }
+        return out + String(decoding: rows, as: UTF8.self)
+    }
+
+    /// Writes `text` to `path` atomically.
+    public func write(to path: String) throws {
+        try AtomicFile.write(Array(text.utf8), to: path)
+    }
+
+    /// `value` with exactly six decimals (`-0.012500`), as `%.6f` would print it.
+    private static func appendDecimal(_ value: Float, to out: inout [UInt8]) {
+        let micro = (Double(value) * 1_000_000).rounded()
+        guard micro.isFinite, abs(micro) < 1e15 else {
+            out.append(contentsOf: Array("0.000000".utf8))
+            return
+        }
+        var n = Int(micro)
+        if n < 0 {
+            out.append(UInt8(ascii: "-"))
+            n = -n
+        }
+        out.append(contentsOf: Array(String(n / 1_000_000).utf8))
+        out.append(UInt8(ascii: "."))
+        var fraction = n % 1_000_000
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 6)
+        for i in stride(from: 5, through: 0, by: -1) {
+            digits[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+        }
+        out.append(contentsOf: digits)
+    }
+}
+
+extension ColorCube {
+    /// Reads a cube from a `.cube` file (see `CubeFile`).
+    public init(cubeFileAt path: String) throws {
+        self = try CubeFile(contentsOf: path).cube
+    }
+
+    /// Reads a cube from a `.png` (`init(pngAt:)`) or `.cube` (`init(cubeFileAt:)`) file, chosen
+    /// by the extension.
+    public init(contentsOf path: String) throws {
+        switch try ColorCubeFileFormat(path: path) {
+        case .png: try self.init(pngAt: path)
+        case .cube: try self.init(cubeFileAt: path)
+        }
+    }
+
+    /// Writes the cube as `.png` (16-bit unless `pngBitDepth` says 8) or `.cube`, chosen by the
+    /// extension; `title` goes into a `.cube` file's `TITLE`.
+    public func write(to path: String, title: String? = nil, pngBitDepth: Int = 16) throws {
+        switch try ColorCubeFileFormat(path: path) {
+        case .png: try writePNG(to: path, bitDepth: pngBitDepth)
+        case .cube: try CubeFile(cube: self, title: title).write(to: path)
+        }
+    }
+}
+
+/// The file formats a colour cube is stored in, keyed by extension.
+public enum ColorCubeFileFormat: String, Sendable, CaseIterable {
+    /// An image with N³ pixels in raster order.
+    case png
+    /// Adobe / Resolve `.cube` text.
+    case cube
+
+    /// The format named by `path`'s extension (case-insensitive).
+    /// - Throws: `PointPaintError` for any other extension.
+    public init(path: String) throws {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard let format = ColorCubeFileFormat(rawValue: ext) else {
+            throw PointPaintError(file: path, "a colour cube file must end in .png or .cube")
+        }
+        self = format
+    }
+}
+
+/// A line-by-line reader of `.cube` text over bytes, numbers parsed with `strtod`.
+private struct CubeTextParser {
+    let bytes: [UInt8]
+    let file: String?
+
+    struct Result {
+        var title: String?
+        var size: Int
+        var entries: [SIMD3<Float>]
+        var domainMin: SIMD3<Float>
+        var domainMax: SIMD3<Float>
+    }
+
+    init(bytes: [UInt8], file: String?) {
+        self.bytes = bytes + [0]  // NUL-terminated for strtod
+        self.file = file
+    }
+
+    func error(_ line: Int, _ message: String) -> PointPaintError {
+        PointPaintError(file: file, place: "line \(line)", message)
+    }
+
+    mutating func parse() throws -> Result {
+        var title: String?
+        var size: Int?
+        var sizeLine = 0
+        var entries = [SIMD3<Float>]()
+        var domainMin = SIMD3<Float>(repeating: 0), domainMax = SIMD3<Float>(repeating: 1)
+        var lineNumber = 0
+        var start = 0
+        let end = bytes.count - 1
+        try bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            while start < end {
+                lineNumber += 1
+                var stop = start
+                while stop < end && buffer[stop] != UInt8(ascii: "\n") { stop += 1 }
+                defer { start = stop + 1 }
+                // Trim a comment and surrounding blanks (including a Windows CR).
+                var last = stop
+                if let hash = (start ..< stop).first(where: { buffer[$0] == UInt8(ascii: "#") }) { last = hash }
+                var first = start
+                while first < last && Self.isBlank(buffer[first]) { first += 1 }
+                while last > first && Self.isBlank(buffer[last - 1]) { last -= 1 }
+                if first == last { continue }
+                let c = buffer[first]
+                let isNumber = (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                    || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                if isNumber {
+                    guard let n = size else {
+                        throw error(lineNumber, "table rows before LUT_3D_SIZE")
+                    }
+                    let v = try numbers(base, first, last, line: lineNumber)
+                    guard v.count == 3 else {
+                        throw error(lineNumber, "expected three numbers (R G B), found \(v.count)")
+                    }
+                    guard entries.count < n * n * n else {
+                        throw error(lineNumber, "more than the \(n * n * n) rows LUT_3D_SIZE \(n) needs")
+                    }
+                    entries.append(SIMD3(Float(v[0]), Float(v[1]), Float(v[2])))
+                    continue
+                }
+                var wordEnd = first
+                while wordEnd < last && !Self.isBlank(buffer[wordEnd]) { wordEnd += 1 }
+                let word = String(decoding: UnsafeBufferPointer(rebasing: buffer[first ..< wordEnd]), as: UTF8.self)
+                switch word {
+                case "TITLE":
+                    var text = String(decoding: UnsafeBufferPointer(rebasing: buffer[wordEnd ..< last]), as: UTF8.self)
+                        .trimmingCharacters(in: .whitespaces)
+                    if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+                    title = text
+                case "LUT_3D_SIZE":
+                    guard entries.isEmpty, size == nil else { throw error(lineNumber, "LUT_3D_SIZE given twice or after table rows") }
+                    let v = try numbers(base, wordEnd, last, line: lineNumber)
+                    guard v.count == 1, let n = Int(exactly: v[0]), ColorCube.sizeRange.contains(n) else {
+                        throw error(lineNumber, "LUT_3D_SIZE must be one whole number in 2…256")
+                    }
+                    size = n
+                    sizeLine = lineNumber
+                    entries.reserveCapacity(n * n * n)
+                case "LUT_1D_SIZE":
+                    throw error(lineNumber, "1D tables (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
+                case "DOMAIN_MIN", "DOMAIN_MAX":
+                    let v = try numbers(base, wordEnd, last, line: lineNumber)
+                    guard v.count == 3 else { throw error(lineNumber, "\(word) needs three numbers, found \(v.count)") }
+                    let d = SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
+                    if word == "DOMAIN_MIN" { domainMin = d } else { domainMax = d }
+                case "LUT_3D_INPUT_RANGE":
+                    let v = try numbers(base, wordEnd, last, line: lineNumber)
+                    guard v.count == 2 else { throw error(lineNumber, "LUT_3D_INPUT_RANGE needs two numbers, found \(v.count)") }
+                    domainMin = SIMD3(repeating: Float(v[0]))
+                    domainMax = SIMD3(repeating: Float(v[1]))
+                default:
+                    continue  // an unknown keyword, such as LUT_1D_INPUT_RANGE or LUT_IN_VIDEO_RANGE
+                }
+            }
+        }
+        guard let size else {
+            throw PointPaintError(file: file, "no LUT_3D_SIZE line: not a 3D .cube file")
+        }
+        guard entries.count == size * size * size else {
+            throw error(lineNumber, "the table ends after \(entries.count) rows; LUT_3D_SIZE \(size) on line \(sizeLine) needs \(size * size * size)")
+        }
+        guard domainMin.x < domainMax.x, domainMin.y < domainMax.y, domainMin.z < domainMax.z else {
+            throw PointPaintError(file: file, "DOMAIN_MIN must be below DOMAIN_MAX in every channel")
+        }
+        return Result(title: title, size: size, entries: entries, domainMin: domainMin, domainMax: domainMax)
+    }
+
+    static func isBlank(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r")
+    }
+
+    /// The blank-separated finite numbers in `from..<to`.
+    func numbers(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int, line: Int) throws -> [Double] {
+        var values = [Double]()
+        var i = from
+        while true {
+            while i < to && Self.isBlank(base[i]) { i += 1 }
+            if i >= to { return values }
+            var stop = i
+            while stop < to && !Self.isBlank(base[stop]) { stop += 1 }
+            var endPointer: UnsafeMutablePointer<CChar>?
+            let value = UnsafeRawPointer(base + i).withMemoryRebound(to: CChar.self, capacity: stop - i) {
+                strtod($0, &endPointer)
+            }
+            let parsedEnd = endPointer.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? i
+            guard parsedEnd == stop, value.isFinite else {
+                let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
+                throw error(line, "expected a finite number, found \"\(token)\"")
+            }
+            values.append(value)
+            i = stop
+        }
+    }
+}

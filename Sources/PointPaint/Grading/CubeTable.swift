@@ -1,0 +1,107 @@
+/// A cube's entries widened to `SIMD4<Float>` with a zero fourth lane, so each lattice point is
+/// one aligned 16-byte load with no stray bits in the unused lane; the working form of the fast
+/// lookups (8-bit apply, composition). Unsafe pointer use is confined to the closures here.
+struct CubeTable: Sendable {
+    /// Points per axis.
+    let size: Int
+    /// `size³` entries, red fastest, fourth lane 0.
+    let values: [SIMD4<Float>]
+
+    /// Widens `cube`'s entries.
+    init(_ cube: ColorCube) {
+        size = cube.size
+        values = cube.entries.map { SIMD4($0, 0) }
+    }
+
+    /// The lattice cell holding an encoded input and the position within it: the entry index of the
+    /// cell's lowest corner and the fractions along red, green, blue (each 0…1). Inputs are clamped
+    /// to 0…1 (NaN counts as 0); the top face uses the last cell with fraction 1.
+    @inline(__always)
+    static func position(of rgb: SIMD3<Float>, size: Int) -> (base: Int, fraction: SIMD3<Float>) {
+        let top = Float(size - 1)
+        @inline(__always) func axis(_ x: Float) -> (Int, Float) {
+            let clamped = x > 0 ? min(x, 1) : 0
+            let p = clamped * top
+            let i = min(Int(p), size - 2)
+            return (i, p - Float(i))
+        }
+        let (r, fr) = axis(rgb.x), (g, fg) = axis(rgb.y), (b, fb) = axis(rgb.z)
+        return (r + size * (g + size * b), SIMD3(fr, fg, fb))
+    }
+
+    /// The tetrahedron of a cell holding the fractions `f`: offsets of its four corners from the
+    /// cell's lowest corner (the first is 0, the last the opposite corner `1 + n + nn`) and their
+    /// weights, which sum to 1. The same six cases as ffmpeg's `interp_tetrahedral`.
+    @inline(__always)
+    static func tetrahedron(_ f: SIMD3<Float>, n: Int, nn: Int) -> (offsets: SIMD4<Int>, weights: SIMD4<Float>) {
+        let (r, g, b) = (f.x, f.y, f.z)
+        let far = 1 + n + nn
+        if r > g {
+            if g > b { return (SIMD4(0, 1, 1 + n, far), SIMD4(1 - r, r - g, g - b, b)) }
+            if r > b { return (SIMD4(0, 1, 1 + nn, far), SIMD4(1 - r, r - b, b - g, g)) }
+            return (SIMD4(0, nn, 1 + nn, far), SIMD4(1 - b, b - r, r - g, g))
+        }
+        if b > g { return (SIMD4(0, nn, n + nn, far), SIMD4(1 - b, b - g, g - r, r)) }
+        if b > r { return (SIMD4(0, n, n + nn, far), SIMD4(1 - g, g - b, b - r, r)) }
+        return (SIMD4(0, n, 1 + n, far), SIMD4(1 - g, g - r, r - b, b))
+    }
+
+    /// Blends the cell at `base` with fractions `f` from the table `t`.
+    @inline(__always)
+    static func blend(_ t: UnsafePointer<SIMD4<Float>>, base: Int, fraction f: SIMD3<Float>, n: Int, nn: Int,
+                      interpolation: ColorCube.Interpolation) -> SIMD4<Float> {
+        let p = t + base
+        switch interpolation {
+        case .trilinear:
+            let c000 = p[0], c100 = p[1], c010 = p[n], c110 = p[n + 1]
+            let c001 = p[nn], c101 = p[nn + 1], c011 = p[nn + n], c111 = p[nn + n + 1]
+            let c00 = c000 + (c100 - c000) * f.x
+            let c10 = c010 + (c110 - c010) * f.x
+            let c01 = c001 + (c101 - c001) * f.x
+            let c11 = c011 + (c111 - c011) * f.x
+            let c0 = c00 + (c10 - c00) * f.y
+            let c1 = c01 + (c11 - c01) * f.y
+            return c0 + (c1 - c0) * f.z
+        case .tetrahedral:
+            let (o, w) = tetrahedron(f, n: n, nn: nn)
+            return p[0] * w.x + p[o.y] * w.y + p[o.z] * w.z + p[o.w] * w.w
+        }
+    }
+
+    /// The table's output for one encoded colour.
+    @inline(__always)
+    func lookup(_ rgb: SIMD3<Float>, in t: UnsafeBufferPointer<SIMD4<Float>>,
+                interpolation: ColorCube.Interpolation) -> SIMD3<Float> {
+        let (base, f) = Self.position(of: rgb, size: size)
+        assert(base >= 0 && base + 1 + size + size * size < t.count)
+        let c = Self.blend(t.baseAddress!, base: base, fraction: f, n: size, nn: size * size, interpolation: interpolation)
+        return SIMD3(c.x, c.y, c.z)
+    }
+}
+
+/// Where each 8-bit code falls on a cube's lattice: per code, the cell index along the axis
+/// (already multiplied by that axis's stride) and the fraction within the cell. Computed in double
+/// precision so an identity cube maps every code exactly back to itself.
+struct CubeCodeTable: Sendable {
+    /// `offsets[channel * 256 + code]`: cell index × stride (1, size, size²) for red, green, blue.
+    let offsets: [Int32]
+    /// `fractions[code]`: position within the cell, shared by all three axes.
+    let fractions: [Float]
+
+    /// The table for a cube of `size` points and inputs of `maximumCode + 1` levels.
+    init(size: Int, maximumCode: Int = 255) {
+        var offsets = [Int32](repeating: 0, count: 3 * (maximumCode + 1))
+        var fractions = [Float](repeating: 0, count: maximumCode + 1)
+        for code in 0 ... maximumCode {
+            // position = code / maximumCode · (size − 1), in the last cell at the top.
+            let p = Double(code) * Double(size - 1) / Double(maximumCode)
+            let i = min(Int(p), size - 2)
+            fractions[code] = Float(p - Double(i))
+            offsets[code] = Int32(i)
+            offsets[maximumCode + 1 + code] = Int32(i * size)
+            offsets[2 * (maximumCode + 1) + code] = Int32(i * size * size)
+        }
+        self.offsets = offsets
+        self.fractions = fractions
+    }
+}
