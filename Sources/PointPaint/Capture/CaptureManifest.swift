@@ -95,11 +95,11 @@ extension CaptureManifest {
     /// Parses and fully validates manifest JSON. `file` names the manifest in errors; each error
     /// gives the JSON path of the offending field and what was expected.
     public init(json data: Data, file: String = "capture.json") throws {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: data)
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw PointPaintError(file: file, "invalid JSON: \(Self.describeJSONError(error, data: data))")
+            throw PointPaintError(file: file, "invalid JSON: \(Self.describeJSONError(data))")
         }
         let p = JSONFieldReader(file: file)
         let object = try p.object(root, at: "")
@@ -139,7 +139,7 @@ extension CaptureManifest {
             }
             previousTime = timestamp
             let image: FrameImageSource
-            if let planes = frame["image"] as? [String: Any] {
+            if case .object = frame["image"], let planes = frame["image"] {
                 image = .planes(y: try p.path(planes["y"], at: "\(at).image.y"),
                                 cb: try p.path(planes["cb"], at: "\(at).image.cb"),
                                 cr: try p.path(planes["cr"], at: "\(at).image.cr"))
@@ -172,91 +172,120 @@ extension CaptureManifest {
         self.init(image: info, frames: frames)
     }
 
-    private static func describeJSONError(_ error: Error, data: Data) -> String {
-        let text = "\(error)"
-        // Foundation reports a character index; turn it into a line number people can use.
-        if let range = text.range(of: #"(?:around|at) (?:line \d+, column \d+|character \d+)"#, options: .regularExpression) {
-            return "malformed \(text[range])"
+    /// Where the JSON went wrong. `JSONDecoder` does not say, so the text is parsed once more
+    /// with `JSONSerialization`, whose error names a character offset, turned here into a line.
+    private static func describeJSONError(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            if let range = text.range(of: #"character \d+"#, options: .regularExpression),
+               let offset = Int(text[range].dropFirst("character ".count)) {
+                let prefix = data.prefix(offset)
+                let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+                return "malformed at line \(line), column \(column) (\(text.prefix { $0 != "." && $0 != " " }.lowercased()) value)"
+            }
+            return text
         }
-        if let nsError = error as NSError?, let index = nsError.userInfo["NSJSONSerializationErrorIndex"] as? Int {
-            let line = data.prefix(index).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            return "malformed near line \(line)"
-        }
-        return "not valid JSON"
+        return "not a JSON document this reader understands"
     }
 }
 
-/// Reads typed fields from `JSONSerialization` output, with errors that name the JSON path.
+/// A parsed JSON value. Decoded with `JSONDecoder`, whose number parsing is exact, so every
+/// double in a manifest reads back to the very value that was written.
+enum JSONValue: Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let d = try? container.decode(Double.self) {
+            self = .number(d)
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? container.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+}
+
+/// Reads typed fields from a `JSONValue`, with errors that name the JSON path.
 private struct JSONFieldReader {
     let file: String
 
-    func fail(_ at: String, _ expected: String, _ value: Any?) -> PointPaintError {
-        let found: String
-        switch value {
-        case nil: found = "nothing"
-        case is NSNull: found = "null"
-        case let s as String: found = "\"\(s.prefix(40))\""
-        case is [Any]: found = "an array"
-        case is [String: Any]: found = "an object"
-        case let n as NSNumber: found = "\(n)"
-        default: found = "\(value!)"
+    func fail(_ at: String, _ expected: String, _ value: JSONValue?) -> PointPaintError {
+        let found: String = switch value {
+        case nil: "nothing"
+        case .null: "null"
+        case .bool(let b): "\(b)"
+        case .number(let d): "\(d)"
+        case .string(let s): "\"\(s.prefix(40))\""
+        case .array: "an array"
+        case .object: "an object"
         }
         return PointPaintError(file: file, place: at.isEmpty ? "top level" : at, "expected \(expected), found \(found)")
     }
 
-    func object(_ value: Any?, at: String) throws -> [String: Any] {
-        guard let o = value as? [String: Any] else { throw fail(at, "an object", value) }
-        return o
+    func object(_ value: JSONValue?, at: String) throws -> JSONValue {
+        guard case .object = value else { throw fail(at, "an object", value) }
+        return value!
     }
 
-    func array(_ value: Any?, at: String) throws -> [Any] {
-        guard let a = value as? [Any] else { throw fail(at, "an array", value) }
+    func array(_ value: JSONValue?, at: String) throws -> [JSONValue] {
+        guard case .array(let a) = value else { throw fail(at, "an array", value) }
         return a
     }
 
-    func string(_ value: Any?, at: String) throws -> String {
-        guard let s = value as? String else { throw fail(at, "a string", value) }
+    func string(_ value: JSONValue?, at: String) throws -> String {
+        guard case .string(let s) = value else { throw fail(at, "a string", value) }
         return s
     }
 
-    func isBool(_ value: Any?) -> Bool {
-        guard let n = value as? NSNumber else { return false }
-        // JSON true/false arrive as NSNumber of C type 'c'; JSON numbers never do.
-        return n.objCType.pointee == CChar(UInt8(ascii: "c"))
-    }
-
-    func number(_ value: Any?, at: String) throws -> Double {
-        guard !isBool(value), let n = value as? NSNumber, !(value is String) else { throw fail(at, "a number", value) }
-        let d = n.doubleValue
+    func number(_ value: JSONValue?, at: String) throws -> Double {
+        guard case .number(let d) = value else { throw fail(at, "a number", value) }
         guard d.isFinite else { throw fail(at, "a finite number", value) }
         return d
     }
 
-    func int(_ value: Any?, at: String) throws -> Int {
+    func int(_ value: JSONValue?, at: String) throws -> Int {
         let d = try number(value, at: at)
         guard d == d.rounded(), abs(d) < 1e15 else { throw fail(at, "an integer", value) }
         return Int(d)
     }
 
-    func numbers(_ value: Any?, count: Int, at: String) throws -> [Double] {
-        guard let a = value as? [Any], a.count == count else { throw fail(at, "an array of \(count) numbers", value) }
+    func numbers(_ value: JSONValue?, count: Int, at: String) throws -> [Double] {
+        guard case .array(let a) = value, a.count == count else { throw fail(at, "an array of \(count) numbers", value) }
         return try a.enumerated().map { i, v in
-            guard !isBool(v), let n = v as? NSNumber, n.doubleValue.isFinite else {
-                throw fail("\(at)[\(i)]", "a finite number", v)
-            }
-            return n.doubleValue
+            guard case .number(let d) = v, d.isFinite else { throw fail("\(at)[\(i)]", "a finite number", v) }
+            return d
         }
     }
 
-    func enumeration<E: RawRepresentable & CaseIterable>(_ value: Any?, at: String) throws -> E where E.RawValue == String {
+    func enumeration<E: RawRepresentable & CaseIterable>(_ value: JSONValue?, at: String) throws -> E where E.RawValue == String {
         let names = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " | ")
-        guard let s = value as? String, let e = E(rawValue: s) else { throw fail(at, names, value) }
+        guard case .string(let s) = value, let e = E(rawValue: s) else { throw fail(at, names, value) }
         return e
     }
 
     /// A path relative to the capture directory that stays inside it.
-    func path(_ value: Any?, at: String, expected: String = "a relative path string") throws -> String {
-        guard let s = value as? String else { throw fail(at, expected, value) }
+    func path(_ value: JSONValue?, at: String, expected: String = "a relative path string") throws -> String {
+        guard case .string(let s) = value else { throw fail(at, expected, value) }
         guard !s.isEmpty, !s.contains("\0") else { throw fail(at, "a non-empty path", value) }
         guard !s.hasPrefix("/"), !s.hasPrefix("\\") else {
             throw PointPaintError(file: file, place: at, "expected a path inside the capture directory, found the absolute path \"\(s)\"")

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Samples the colour of a captured Y′CbCr image at scalar coordinates (0…1, origin at the
+/// top-left of the sensor-oriented image), exactly per the standard and without converting the
+/// whole frame.
+///
+/// Bilinear sampling interpolates Y and CbCr separately (each at its own plane's texel
+/// positions, honouring chroma siting, edges clamped) and then applies the matrix; nearest
+/// sampling takes the texel of each plane that covers the point. A sampler is an immutable value
+/// holding a reference to immutable image bytes: share it freely between threads.
+///
+/// ```swift
+/// let sampler = CapturedImageSampler(frame: frame, info: reader.imageInfo)
+/// let colour = sampler.color(at: SIMD2(0.5, 0.5), space: .srgb)   // centre of the image
+/// ```
+public struct CapturedImageSampler: Sendable {
+    /// Where coordinates outside 0…1 go.
+    public enum EdgePolicy: String, Sendable, CaseIterable {
+        /// Coordinates outside [0, 1] give no sample (nil, or NaN in batches).
+        case reject
+        /// Coordinates are clamped into [0, 1] first.
+        case clamp
+    }
+
+    /// The image.
+    public let image: NV12Image
+    /// Matrix and range used to decode.
+    public let encoding: YCbCrEncoding
+    /// Chroma siting of the image.
+    public let siting: ChromaSiting
+    /// Primaries of the decoded R′G′B′.
+    public let primaries: ColorPrimaries
+    /// Nearest or bilinear.
+    public var interpolation: Interpolation
+    /// What happens to coordinates outside 0…1.
+    public var edgePolicy: EdgePolicy
+
+    // Decode constants, folded for the range: component = yScale·(Y − yOffset) + k·(C − 128).
+    @usableFromInline let yScale: Float
+    @usableFromInline let yOffset: Float
+    @usableFromInline let rCr: Float
+    @usableFromInline let gCb: Float
+    @usableFromInline let gCr: Float
+    @usableFromInline let bCb: Float
+    /// Chroma x shift in chroma texels: −0.5 for centre siting, −0.25 for left.
+    @usableFromInline let chromaShift: Float
+    @usableFromInline let toSRGB: ColorConversion
+    @usableFromInline let toP3: ColorConversion
+
+    /// A sampler over `image` decoded with `encoding`.
+    public init(image: NV12Image, encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center,
+                primaries: ColorPrimaries = .srgb, interpolation: Interpolation = .bilinear, edgePolicy: EdgePolicy = .reject) {
+        self.image = image
+        self.encoding = encoding
+        self.siting = siting
+        self.primaries = primaries
+        self.interpolation = interpolation
+        self.edgePolicy = edgePolicy
+        let c = encoding.matrix.decodeCoefficients
+        let (ys, yo, cs): (Double, Double, Double) = switch encoding.range {
+        case .full: (1, 0, 1)
+        case .video: (255.0 / 219, 16, 255.0 / 224)
+        }
+        yScale = Float(ys / 255)
+        yOffset = Float(yo)
+        rCr = Float(c.rCr * cs / 255)
+        gCb = Float(c.gCb * cs / 255)
+        gCr = Float(c.gCr * cs / 255)
+        bCb = Float(c.bCb * cs / 255)
+        chromaShift = siting == .center ? -0.5 : -0.25
+        toSRGB = ColorConversion(from: primaries, to: .srgb)
+        toP3 = ColorConversion(from: primaries, to: .displayP3)
+    }
+
+    /// A sampler over a frame, decoding as the capture's manifest says. Pass `encoding` to
+    /// override the manifest's matrix and range.
+    public init(frame: Frame, info: CaptureImageInfo, encoding: YCbCrEncoding? = nil, interpolation: Interpolation = .bilinear) {
+        self.init(image: frame.image, encoding: encoding ?? info.encoding, siting: info.chromaSiting,
+                  primaries: info.primaries, interpolation: interpolation)
+    }
+
+    // MARK: Single samples
+
+    /// Interpolated Y, Cb, Cr code values (8-bit scale) at scalar coordinates, or nil outside
+    /// the image under `.reject`.
+    public func codes(at p: SIMD2<Double>) -> SIMD3<Float>? {
+        guard let q = admit(SIMD2<Float>(p)) else { return nil }
+        return image.luma.withUnsafeBytes { luma in
+            image.chroma.withUnsafeBytes { chroma in
+                codes(q, luma.baseAddress!, chroma.baseAddress!)
+            }
+        }
+    }
+
+    /// The colour at scalar coordinates in `space`, or nil outside the image under `.reject`.
+    public func color(at p: SIMD2<Double>, space: SampleSpace = .capture) -> SIMD3<Float>? {
+        guard let ycc = codes(at: p) else { return nil }
+        return convert(decode(ycc), to: space)
+    }
+
+    /// 8-bit sRGB (clamped, rounded) at scalar coordinates.
+    public func rgb8(at p: SIMD2<Double>) -> SIMD3<UInt8>? {
+        guard let c = color(at: p, space: .srgb) else { return nil }
+        return SIMD3<UInt8>((c * 255).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// The colour at a point given in display coordinates (for example a screen tap divided by
+    /// the screen size) under `mapping`.
+    public func color(atDisplay p: SIMD2<Double>, mapping: DisplayMapping, space: SampleSpace = .capture) -> SIMD3<Float>? {
+        color(at: mapping.imageCoordinates(viewport: p), space: space)
+    }
+
+    // MARK: Batches
+
+    /// Samples many scalar coordinates in one pass into a caller-owned buffer, with no
+    /// allocation per sample. Rejected coordinates give NaN in every channel.
+    /// - Returns: the number of coordinates that gave a colour.
+    /// - Complexity: O(n); about 10–20 ns a bilinear sample on one core of the reference machine.
+    @discardableResult
+    public func sample(_ coordinates: UnsafeBufferPointer<SIMD2<Float>>, into output: UnsafeMutableBufferPointer<SIMD3<Float>>,
+                       space: SampleSpace = .capture) -> Int {
+        precondition(output.count >= coordinates.count, "output buffer is shorter than the coordinates")
+        var valid = 0
+        image.luma.withUnsafeBytes { luma in
+            image.chroma.withUnsafeBytes { chroma in
+                let lumaBase = luma.baseAddress!, chromaBase = chroma.baseAddress!
+                for i in coordinates.indices {
+                    if let q = admit(coordinates[i]) {
+                        output[i] = convert(decode(codes(q, lumaBase, chromaBase)), to: space)
+                        valid += 1
+                    } else {
+                        output[i] = SIMD3(repeating: .nan)
+                    }
+                }
+            }
+        }
+        return valid
+    }
+
+    /// Array form of the batch call: `output` is resized to match and reused between calls.
+    @discardableResult
+    public func sample(_ coordinates: [SIMD2<Float>], into output: inout [SIMD3<Float>], space: SampleSpace = .capture) -> Int {
+        if output.count != coordinates.count { output = [SIMD3<Float>](repeating: .zero, count: coordinates.count) }
+        return coordinates.withUnsafeBufferPointer { c in
+            output.withUnsafeMutableBufferPointer { o in sample(c, into: o, space: space) }
+        }
+    }
+
+    // MARK: Kernels
+
+    @inlinable
+    func admit(_ p: SIMD2<Float>) -> SIMD2<Float>? {
+        guard p.x >= 0, p.x <= 1, p.y >= 0, p.y <= 1 else {
+            guard edgePolicy == .clamp, !p.x.isNaN, !p.y.isNaN else { return nil }
+            return SIMD2(min(max(p.x, 0), 1), min(max(p.y, 0), 1))
+        }
+        return p
+    }
+
+    /// Y, Cb, Cr at scalar coordinates already admitted into [0, 1].
+    @inlinable @inline(__always)
+    func codes(_ p: SIMD2<Float>, _ luma: UnsafeRawPointer, _ chroma: UnsafeRawPointer) -> SIMD3<Float> {
+        let w = image.width, h = image.height
+        let cw = w >> 1, ch = h >> 1
+        let x = p.x * Float(w), y = p.y * Float(h)
+        let lumaBase = luma + image.lumaOffset, chromaBase = chroma + image.chromaOffset
+        let ls = image.lumaStride, cs = image.chromaStride
+        switch interpolation {
+        case .nearest:
+            let ix = min(Int(x), w - 1), iy = min(Int(y), h - 1)
+            let cx = min(max(Int((x * 0.5 + chromaShift + 0.5).rounded(.down)), 0), cw - 1)
+            let cy = min(Int(y * 0.5), ch - 1)
+            let yv = lumaBase.load(fromByteOffset: iy * ls + ix, as: UInt8.self)
+            let c = chromaBase + cy * cs + 2 * cx
+            return SIMD3(Float(yv), Float(c.load(as: UInt8.self)), Float(c.load(fromByteOffset: 1, as: UInt8.self)))
+        case .bilinear:
+            // Luma texel centres sit at half-integers: texel space is x − 0.5.
+            let lx = x - 0.5, ly = y - 0.5
+            let fx = lx.rounded(.down), fy = ly.rounded(.down)
+            let ax = lx - fx, ay = ly - fy
+            let x0 = Int(fx), y0 = Int(fy)
+            let lx0 = min(max(x0, 0), w - 1), lx1 = min(max(x0 + 1, 0), w - 1)
+            let ly0 = min(max(y0, 0), h - 1), ly1 = min(max(y0 + 1, 0), h - 1)
+            let r0 = lumaBase + ly0 * ls, r1 = lumaBase + ly1 * ls
+            let top = Float(r0.load(fromByteOffset: lx0, as: UInt8.self)) * (1 - ax) + Float(r0.load(fromByteOffset: lx1, as: UInt8.self)) * ax
+            let bottom = Float(r1.load(fromByteOffset: lx0, as: UInt8.self)) * (1 - ax) + Float(r1.load(fromByteOffset: lx1, as: UInt8.self)) * ax
+            let yv = top + (bottom - top) * ay
+            // Chroma: half resolution, shifted by the siting.
+            let qx = x * 0.5 + chromaShift, qy = y * 0.5 - 0.5
+            let gx = qx.rounded(.down), gy = qy.rounded(.down)
+            let bx = qx - gx, by = qy - gy
+            let c0 = Int(gx), d0 = Int(gy)
+            let cx0 = min(max(c0, 0), cw - 1), cx1 = min(max(c0 + 1, 0), cw - 1)
+            let cy0 = min(max(d0, 0), ch - 1), cy1 = min(max(d0 + 1, 0), ch - 1)
+            let s0 = chromaBase + cy0 * cs, s1 = chromaBase + cy1 * cs
+            func pair(_ row: UnsafeRawPointer, _ i: Int) -> SIMD2<Float> {
+                SIMD2(Float(row.load(fromByteOffset: 2 * i, as: UInt8.self)), Float(row.load(fromByteOffset: 2 * i + 1, as: UInt8.self)))
+            }
+            let ctop = pair(s0, cx0) * (1 - bx) + pair(s0, cx1) * bx
+            let cbottom = pair(s1, cx0) * (1 - bx) + pair(s1, cx1) * bx
+            let cv = ctop + (cbottom - ctop) * by
+            return SIMD3(yv, cv.x, cv.y)
+        }
+    }
+
+    /// Y′CbCr codes → R′G′B′ in the capture's primaries, 0…1 scale, unclamped.
+    @inlinable @inline(__always)
+    public func decode(_ ycc: SIMD3<Float>) -> SIMD3<Float> {
+        let yy = (ycc.x - yOffset) * yScale
+        let u = ycc.y - 128, v = ycc.z - 128
+        return SIMD3(yy + rCr * v, yy - gCb * u - gCr * v, yy + bCb * u)
+    }
+
+    /// Converts R′G′B′ in the capture's primaries to `space`.
+    @inlinable @inline(__always)
+    public func convert(_ rgb: SIMD3<Float>, to space: SampleSpace) -> SIMD3<Float> {
+        switch space {
+        case .capture:
+            return rgb
+        case .captureLinear:
+            return SRGBTransfer.decode(rgb)
+        case .srgb:
+            let e = primaries == .srgb ? rgb : toSRGB.encoded(rgb)
+            return SIMD3(min(max(e.x, 0), 1), min(max(e.y, 0), 1), min(max(e.z, 0), 1))
+        case .extendedSRGB:
+            return primaries == .srgb ? rgb : toSRGB.encoded(rgb)
+        case .linear:
+            return primaries == .srgb ? SRGBTransfer.decode(rgb) : toSRGB.linear(rgb)
+        case .displayP3:
+            return primaries == .displayP3 ? rgb : toP3.encoded(rgb)
+        }
+    }
+}
