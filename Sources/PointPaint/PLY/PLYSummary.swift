@@ -1,0 +1,65 @@
+/// What `pointpaint info FILE.ply` prints: format, elements and their properties, comments,
+/// vertex bounds, colour and voxel size.
+public struct PLYSummary: Sendable, CustomStringConvertible {
+    /// The file as named by the user.
+    public var path: String
+    /// The data encoding.
+    public var encoding: PLYEncoding
+    /// Each element's name, count and declared properties (`float x`, `list uchar int vertex_indices`).
+    public var elements: [(name: String, count: Int, properties: [String])]
+    /// `comment` lines.
+    public var comments: [String]
+    /// `obj_info` lines.
+    public var objInfo: [String]
+    /// Bounds of the vertex positions, when the file has vertices with x, y, z.
+    public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?
+    /// The vertex colour properties (`red green blue (uchar)`), or nil when there are none.
+    public var color: String?
+    /// The voxel size from a `comment voxel_size` line.
+    public var voxelSize: Float?
+
+    /// Summarises a parsed file.
+    public init(_ ply: PLYFile, path: String) {
+        self.path = path
+        encoding = ply.encoding
+        elements = ply.elements.map { e in (e.name, e.count, e.properties.map { "\($0.type) \($0.name)" }) }
+        comments = ply.comments
+        objInfo = ply.objInfo
+        voxelSize = ply.voxelSize
+        if let c = ply.vertexColorProperties {
+            color = "\(c.red.name) \(c.green.name) \(c.blue.name) (\(c.red.type))"
+        }
+        if let vertex = ply[element: "vertex"], vertex.count > 0,
+           let x = vertex[property: "x"], let y = vertex[property: "y"], let z = vertex[property: "z"],
+           x.entryCount == vertex.count, y.entryCount == vertex.count, z.entryCount == vertex.count {
+            var lo = SIMD3<Float>(repeating: .infinity)
+            var hi = SIMD3<Float>(repeating: -.infinity)
+            for i in 0 ..< vertex.count {
+                let p = SIMD3(Float(x.values[i]), Float(y.values[i]), Float(z.values[i]))
+                lo = pointwiseMin(lo, p)
+                hi = pointwiseMax(hi, p)
+            }
+            bounds = (lo, hi)
+        }
+    }
+
+    /// Reads and summarises the file at `path`.
+    public static func read(path: String) throws -> PLYSummary {
+        PLYSummary(try PLYReader.read(path: path), path: path)
+    }
+
+    /// Several lines, the first naming the file and format.
+    public var description: String {
+        func f(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
+        var lines = ["\(path): PLY \(encoding.headerName), \(elements.count) element\(elements.count == 1 ? "" : "s")"]
+        for e in elements {
+            lines.append("  element \(e.name) \(e.count): \(e.properties.joined(separator: ", "))")
+        }
+        for c in comments { lines.append("  comment \(c)") }
+        for o in objInfo { lines.append("  obj_info \(o)") }
+        lines.append("  bounds: " + (bounds.map { "min \(f($0.min)) max \(f($0.max))" } ?? "none (no vertices)"))
+        lines.append("  colour: " + (color ?? "none"))
+        lines.append("  voxel size: " + (voxelSize.map { "\($0)" } ?? "unknown"))
+        return lines.joined(separator: "\n")
+    }
+}

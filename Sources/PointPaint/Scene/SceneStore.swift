@@ -1,0 +1,472 @@
+/// Coloured voxels accumulated from samples: voxel key → colour, observation count, first and
+/// last frame.
+///
+/// Colours go in as linear-light extended sRGB (sRGB primaries, linear transfer, unclamped, so
+/// wide-colour values outside 0…1 keep their values) and come out of `cloud()` gamma-encoded.
+///
+/// Voxels keep the order in which they were first seen: voxel indices are stable and new voxels
+/// are only appended, so a viewer can upload `cloud(from: uploadedCount)` incrementally.
+///
+/// ## Accumulation
+/// - `mean` sums linear colours in 40.24 fixed point (each sample rounded toward zero to
+///   2⁻²⁴ ≈ 6·10⁻⁸, channels clamped to ±64), so sums are exact and independent of order:
+///   merging stores gives bit-identical results to one store fed everything.
+/// - `latest` / `first` keep one sample exactly (all Float bits), chosen by frame index; ties
+///   go to the sample added last (`latest`) or first (`first`).
+///
+/// ## Merging
+/// `a.merge(b)` gives exactly the store that would result from adding all of `a`'s samples and
+/// then all of `b`'s: same voxels in the same order, same counts, frames and colours.
+///
+/// ## Thread safety
+/// A `SceneStore` is a value (copy-on-write); mutate one instance from one thread at a time.
+/// To use several cores, give each thread its own store for a contiguous part of the input
+/// (frames A..<B, B..<C, …) and merge them in input order; the result equals a
+/// single-threaded run, voxel order included.
+///
+/// ## Cost
+/// - Memory: 48 bytes a voxel for its record, plus 8 bytes a hash slot at a load between
+///   0.31 and 0.62, so 61–74 bytes a voxel (plus up to 2× record capacity while growing).
+/// - Insert: O(1) expected; one hash-slot and one record access per sample. About 10–15 M
+///   samples per second per core on a 1 M-voxel store whose records do not fit in cache
+///   (see `Benchmarks/Benchmarks/Scene`).
+public struct SceneStore: Sendable {
+    /// Edge length of a voxel in world units (metres).
+    public let voxelSize: Float
+    /// How samples in one voxel combine.
+    public let policy: AccumulationPolicy
+    /// Samples dropped because their position was not finite or lay outside the key range.
+    public private(set) var rejectedCount: Int = 0
+    /// Samples accepted.
+    public private(set) var sampleCount: Int = 0
+
+    @usableFromInline var storage: Storage
+
+    /// Creates an empty store; `voxelSize` must be positive and finite.
+    /// `expectedVoxels` pre-sizes the tables.
+    public init(voxelSize: Float, policy: AccumulationPolicy = .mean, expectedVoxels: Int = 0) {
+        precondition(voxelSize > 0 && voxelSize.isFinite, "voxel size must be positive and finite")
+        self.voxelSize = voxelSize
+        self.policy = policy
+        self.storage = Storage(expectedVoxels: expectedVoxels)
+    }
+
+    /// Number of voxels.
+    public var count: Int { storage.count }
+
+    /// Whether the store holds no voxels.
+    public var isEmpty: Bool { storage.count == 0 }
+
+    // MARK: adding
+
+    /// Adds one sample: a world-space `point`, its linear extended-sRGB `color` and the index of
+    /// the frame it came from. Returns false (and counts the sample as rejected) when the point is
+    /// not finite or lies outside the key range.
+    ///
+    /// - Complexity: O(1) expected.
+    @discardableResult
+    public mutating func add(_ point: SIMD3<Float>, color: SIMD3<Float>, frame: Int = 0) -> Bool {
+        let f = SceneStore.frameIndex(frame)
+        guard let key = VoxelKey.packedCell(point, voxelSize: voxelSize) else {
+            rejectedCount += 1
+            return false
+        }
+        makeUnique()
+        let policy = policy
+        storage.withRecords(reserving: 1) { table in
+            table.accumulate(key: key, color: color, frame: f, policy: policy)
+        }
+        sampleCount += 1
+        return true
+    }
+
+    /// Adds many samples of one frame: `points[i]` with `colors[i]` (linear extended sRGB).
+    /// Returns the number accepted.
+    ///
+    /// - Complexity: O(n) expected.
+    @discardableResult
+    public mutating func add(points: [SIMD3<Float>], colors: [SIMD3<Float>], frame: Int = 0) -> Int {
+        precondition(points.count == colors.count, "points and colours differ in length")
+        let f = SceneStore.frameIndex(frame)
+        makeUnique()
+        let policy = policy
+        let size = voxelSize
+        var accepted = 0
+        points.withUnsafeBufferPointer { p in
+            colors.withUnsafeBufferPointer { c in
+                var start = 0
+                let chunk = 1 << 14
+                while start < p.count {
+                    let end = min(p.count, start + chunk)
+                    accepted += storage.withRecords(reserving: end - start) { table in
+                        table.accumulate(points: p, colors: c, range: start ..< end, voxelSize: size,
+                                         frame: f, policy: policy)
+                    }
+                    start = end
+                }
+            }
+        }
+        rejectedCount += points.count - accepted
+        sampleCount += accepted
+        return accepted
+    }
+
+    /// Adds every sample of `other` as if they had been added to this store after its own:
+    /// the result is exactly that of one store fed both inputs in that order.
+    /// Both stores must have the same voxel size and policy.
+    ///
+    /// - Complexity: O(`other.count`) expected.
+    public mutating func merge(_ other: SceneStore) {
+        precondition(other.voxelSize == voxelSize, "merging stores with different voxel sizes")
+        precondition(other.policy == policy, "merging stores with different accumulation policies")
+        rejectedCount += other.rejectedCount
+        sampleCount += other.sampleCount
+        guard other.count > 0 else { return }
+        makeUnique()
+        let policy = policy
+        let source = other.storage
+        storage.withRecords(reserving: source.count) { table in
+            for i in 0 ..< source.count {
+                table.combine(source.records[i], policy: policy)
+            }
+        }
+    }
+
+    // MARK: reading
+
+    /// One voxel as stored.
+    public struct Voxel: Sendable, Equatable {
+        /// Its cell.
+        public var key: VoxelKey
+        /// Linear-light extended sRGB colour (the mean, or the kept sample).
+        public var color: SIMD3<Float>
+        /// Samples that fell into it.
+        public var count: UInt32
+        /// Smallest frame index among its samples.
+        public var firstFrame: Int
+        /// Greatest frame index among its samples.
+        public var lastFrame: Int
+    }
+
+    /// The voxel at `index` (0 ..< count, in order of first appearance).
+    public subscript(index: Int) -> Voxel {
+        precondition(index >= 0 && index < count, "voxel index out of range")
+        let r = storage.records[index]
+        return Voxel(key: VoxelKey(packed: r.key), color: r.color(policy), count: r.count,
+                     firstFrame: Int(r.first), lastFrame: Int(r.last))
+    }
+
+    /// The index of the voxel with `key`, or nil when the store has none.
+    ///
+    /// - Complexity: O(1) expected.
+    public func index(of key: VoxelKey) -> Int? {
+        storage.find(key.packed)
+    }
+
+    /// The voxel with `key`, or nil.
+    public func voxel(_ key: VoxelKey) -> Voxel? {
+        index(of: key).map { self[$0] }
+    }
+
+    /// Voxels `start ..< count` as a cloud: centres, gamma-encoded extended sRGB colours
+    /// (`SRGBTransfer.encode`, unclamped) and counts. `cloud(from: n)` gives only the voxels
+    /// added since the store held `n`, for incremental upload.
+    ///
+    /// - Complexity: O(count − start).
+    public func cloud(from start: Int = 0) -> VoxelCloud {
+        precondition(start >= 0 && start <= count, "start out of range")
+        let n = count - start
+        let size = voxelSize
+        let policy = policy
+        let records = storage.records
+        var positions = [SIMD3<Float>](repeating: .zero, count: n)
+        var colors = [SIMD3<Float>](repeating: .zero, count: n)
+        var counts = [UInt32](repeating: 0, count: n)
+        for i in 0 ..< n {
+            let r = records[start + i]
+            positions[i] = VoxelKey(packed: r.key).center(voxelSize: size)
+            colors[i] = SceneStore.encode(r.color(policy))
+            counts[i] = r.count
+        }
+        return VoxelCloud(voxelSize: size, positions: positions, colors: colors, counts: counts)
+    }
+
+    // MARK: helpers
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    private static func frameIndex(_ frame: Int) -> UInt32 {
+        precondition(frame >= 0 && frame <= Int(UInt32.max), "frame index out of range")
+        return UInt32(frame)
+    }
+
+    /// `SRGBTransfer.encode` with a fast path for the linear segment.
+    @inline(__always)
+    static func encode(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(SRGBTransfer.encode(c.x), SRGBTransfer.encode(c.y), SRGBTransfer.encode(c.z))
+    }
+}
+
+// MARK: - storage
+
+extension SceneStore {
+    /// One voxel's record, 48 bytes.
+    @usableFromInline struct Record {
+        /// `VoxelKey.packed`.
+        var key: Int64
+        /// Fixed-point sums (mean) or Float bit patterns (latest, first).
+        var r: Int64, g: Int64, b: Int64
+        var count: UInt32
+        var first: UInt32
+        var last: UInt32
+
+        static let scale: Float = 16_777_216  // 2^24
+        static let limit: Float = 64 * 16_777_216
+
+        /// Linear colour to 40.24 fixed point, clamped to ±64, NaN as 0.
+        @inline(__always)
+        static func fixed(_ v: Float) -> Int64 {
+            let s = v * scale
+            if s >= -limit && s <= limit { return Int64(s) }
+            if s > limit { return Int64(limit) }
+            if s < -limit { return -Int64(limit) }
+            return 0
+        }
+
+        @inline(__always)
+        static func bits(_ v: Float) -> Int64 { Int64(v.bitPattern) }
+
+        @inline(__always)
+        static func float(_ v: Int64) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: v)) }
+
+        func color(_ policy: AccumulationPolicy) -> SIMD3<Float> {
+            switch policy {
+            case .mean:
+                guard count > 0 else { return .zero }
+                let d = Double(count) * Double(Record.scale)
+                return SIMD3(Float(Double(r) / d), Float(Double(g) / d), Float(Double(b) / d))
+            case .latest, .first:
+                return SIMD3(Record.float(r), Record.float(g), Record.float(b))
+            }
+        }
+    }
+
+    /// The records in insertion order and an open-addressing index over them. Mutated only
+    /// through `SceneStore`, which copies it first unless uniquely referenced.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        private(set) var records: UnsafeMutablePointer<Record>
+        private(set) var recordCapacity: Int
+        private(set) var count: Int = 0
+        /// 0 = empty; otherwise `fingerprint << 32 | (index + 1)`, fingerprint = hash >> 32.
+        private var table: UnsafeMutablePointer<UInt64>
+        /// log2 of the table's capacity.
+        private var tableBits: Int
+
+        init(expectedVoxels: Int) {
+            recordCapacity = max(16, expectedVoxels)
+            records = .allocate(capacity: recordCapacity)
+            tableBits = 5
+            while Storage.maxLoad(bits: tableBits) < expectedVoxels { tableBits += 1 }
+            table = .allocate(capacity: 1 << tableBits)
+            table.initialize(repeating: 0, count: 1 << tableBits)
+        }
+
+        deinit {
+            records.deallocate()
+            table.deallocate()
+        }
+
+        func copy() -> Storage {
+            let c = Storage(expectedVoxels: 0)
+            c.records.deallocate()
+            c.table.deallocate()
+            c.recordCapacity = recordCapacity
+            c.records = .allocate(capacity: recordCapacity)
+            c.records.initialize(from: records, count: count)
+            c.count = count
+            c.tableBits = tableBits
+            c.table = .allocate(capacity: 1 << tableBits)
+            c.table.initialize(from: table, count: 1 << tableBits)
+            return c
+        }
+
+        /// Greatest voxel count a table of 2^bits slots holds: a load of 5/8.
+        static func maxLoad(bits: Int) -> Int { (1 << bits) / 8 * 5 }
+
+        @inline(__always)
+        static func hash(_ key: Int64) -> UInt64 { UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15 }
+
+        /// Index of the record with `key`, or nil.
+        func find(_ key: Int64) -> Int? {
+            let h = Storage.hash(key)
+            let mask = (1 << tableBits) - 1
+            var pos = Int(truncatingIfNeeded: h >> UInt64(64 - tableBits))
+            let fp = h >> 32
+            while true {
+                let e = table[pos]
+                if e == 0 { return nil }
+                if e >> 32 == fp {
+                    let i = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
+                    if records[i].key == key { return i }
+                }
+                pos = (pos + 1) & mask
+            }
+        }
+
+        /// Grows both tables so `extra` more voxels fit, then runs `body` on a handle that may
+        /// insert up to `extra` voxels without reallocating.
+        @inline(__always)
+        func withRecords<R>(reserving extra: Int, _ body: (inout Handle) -> R) -> R {
+            let needed = count + extra
+            if needed > recordCapacity { growRecords(to: needed) }
+            if needed > Storage.maxLoad(bits: tableBits) { growTable(for: needed) }
+            var handle = Handle(records: records, count: count, table: table, tableBits: tableBits)
+            let result = body(&handle)
+            count = handle.count
+            return result
+        }
+
+        private func growRecords(to needed: Int) {
+            var capacity = recordCapacity
+            while capacity < needed { capacity *= 2 }
+            let grown = UnsafeMutablePointer<Record>.allocate(capacity: capacity)
+            grown.moveInitialize(from: records, count: count)
+            records.deallocate()
+            records = grown
+            recordCapacity = capacity
+        }
+
+        private func growTable(for needed: Int) {
+            var bits = tableBits
+            while Storage.maxLoad(bits: bits) < needed { bits += 1 }
+            table.deallocate()
+            tableBits = bits
+            table = .allocate(capacity: 1 << bits)
+            table.initialize(repeating: 0, count: 1 << bits)
+            let mask = (1 << bits) - 1
+            for i in 0 ..< count {
+                let h = Storage.hash(records[i].key)
+                var pos = Int(truncatingIfNeeded: h >> UInt64(64 - bits))
+                while table[pos] != 0 { pos = (pos + 1) & mask }
+                table[pos] = (h >> 32) << 32 | UInt64(i + 1)
+            }
+        }
+    }
+
+    /// Direct access to the storage's memory while no reallocation can happen.
+    @usableFromInline struct Handle {
+        let records: UnsafeMutablePointer<Record>
+        var count: Int
+        let table: UnsafeMutablePointer<UInt64>
+        let tableBits: Int
+
+        /// Index of the record with `key`, appending an empty one when there is none.
+        @inline(__always)
+        mutating func findOrInsert(_ key: Int64) -> Int {
+            let h = Storage.hash(key)
+            let mask = (1 << tableBits) - 1
+            var pos = Int(truncatingIfNeeded: h >> UInt64(64 - tableBits))
+            let fp = h >> 32
+            while true {
+                let e = table[pos]
+                if e == 0 {
+                    let i = count
+                    count += 1
+                    records.advanced(by: i).initialize(
+                        to: Record(key: key, r: 0, g: 0, b: 0, count: 0, first: .max, last: 0))
+                    table[pos] = fp << 32 | UInt64(i + 1)
+                    return i
+                }
+                if e >> 32 == fp {
+                    let i = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
+                    if records[i].key == key { return i }
+                }
+                pos = (pos + 1) & mask
+            }
+        }
+
+        @inline(__always)
+        mutating func accumulate(key: Int64, color: SIMD3<Float>, frame: UInt32, policy: AccumulationPolicy) {
+            let i = findOrInsert(key)
+            let rec = records.advanced(by: i)
+            switch policy {
+            case .mean:
+                rec.pointee.r &+= Record.fixed(color.x)
+                rec.pointee.g &+= Record.fixed(color.y)
+                rec.pointee.b &+= Record.fixed(color.z)
+            case .latest:
+                if rec.pointee.count == 0 || frame >= rec.pointee.last { set(rec, color) }
+            case .first:
+                if rec.pointee.count == 0 || frame < rec.pointee.first { set(rec, color) }
+            }
+            rec.pointee.count &+= 1
+            if frame < rec.pointee.first { rec.pointee.first = frame }
+            if frame > rec.pointee.last { rec.pointee.last = frame }
+        }
+
+        @inline(__always)
+        private func set(_ rec: UnsafeMutablePointer<Record>, _ color: SIMD3<Float>) {
+            rec.pointee.r = Record.bits(color.x)
+            rec.pointee.g = Record.bits(color.y)
+            rec.pointee.b = Record.bits(color.z)
+        }
+
+        /// Accumulates `points[range]`; returns how many had a key.
+        mutating func accumulate(points: UnsafeBufferPointer<SIMD3<Float>>, colors: UnsafeBufferPointer<SIMD3<Float>>,
+                                 range: Range<Int>, voxelSize: Float, frame: UInt32,
+                                 policy: AccumulationPolicy) -> Int {
+            var accepted = 0
+            var lastKey: Int64 = -1
+            var lastIndex = 0
+            for j in range {
+                guard let key = VoxelKey.packedCell(points[j], voxelSize: voxelSize) else { continue }
+                accepted += 1
+                let color = colors[j]
+                if policy == .mean {
+                    // Fast path: consecutive samples often share a voxel.
+                    let i: Int
+                    if key == lastKey { i = lastIndex } else { i = findOrInsert(key); lastKey = key; lastIndex = i }
+                    let rec = records.advanced(by: i)
+                    rec.pointee.r &+= Record.fixed(color.x)
+                    rec.pointee.g &+= Record.fixed(color.y)
+                    rec.pointee.b &+= Record.fixed(color.z)
+                    rec.pointee.count &+= 1
+                    if frame < rec.pointee.first { rec.pointee.first = frame }
+                    if frame > rec.pointee.last { rec.pointee.last = frame }
+                } else {
+                    accumulate(key: key, color: color, frame: frame, policy: policy)
+                }
+            }
+            return accepted
+        }
+
+        /// Folds in another store's record as if its samples came after this store's.
+        mutating func combine(_ other: Record, policy: AccumulationPolicy) {
+            let i = findOrInsert(other.key)
+            let rec = records.advanced(by: i)
+            let fresh = rec.pointee.count == 0
+            switch policy {
+            case .mean:
+                rec.pointee.r &+= other.r
+                rec.pointee.g &+= other.g
+                rec.pointee.b &+= other.b
+            case .latest:
+                if fresh || other.last >= rec.pointee.last { copyColor(rec, other) }
+            case .first:
+                if fresh || other.first < rec.pointee.first { copyColor(rec, other) }
+            }
+            rec.pointee.count &+= other.count
+            if other.first < rec.pointee.first { rec.pointee.first = other.first }
+            if other.last > rec.pointee.last { rec.pointee.last = other.last }
+        }
+
+        @inline(__always)
+        private func copyColor(_ rec: UnsafeMutablePointer<Record>, _ other: Record) {
+            rec.pointee.r = other.r
+            rec.pointee.g = other.g
+            rec.pointee.b = other.b
+        }
+    }
+}
