@@ -1,8 +1,90 @@
 import ArgumentParser
+import Foundation
+import PointPaint
 
-/// `pointpaint replay` (being written).
+/// A frame range written `A..B` (A to B inclusive), `A..<B`, `A..` or `..B`.
+struct FrameRange: ExpressibleByArgument {
+    var range: Range<Int>
+
+    init?(argument: String) {
+        let halfOpen = argument.contains("..<")
+        let parts = argument.components(separatedBy: halfOpen ? "..<" : "..")
+        guard parts.count == 2 else { return nil }
+        let low = parts[0].isEmpty ? 0 : Int(parts[0])
+        let high = parts[1].isEmpty ? Int.max - 1 : Int(parts[1])
+        guard let low, let high, low >= 0 else { return nil }
+        let upper = halfOpen || parts[1].isEmpty ? high : high + 1
+        guard upper > low else { return nil }
+        range = low ..< upper
+    }
+}
+
+extension PLYWideColor: ExpressibleByArgument {}
+
+/// `pointpaint replay`: a capture into a coloured voxel cloud in a PLY file.
 public struct ReplayCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(commandName: "replay", abstract: "(being written)")
+    public static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a capture: colour its feature points from the camera frames and write the voxels as PLY.")
+
+    @Argument(help: "Capture directory (default: \(defaultCapturePath)).")
+    var capture: String = defaultCapturePath
+    @Option(name: .shortAndLong, help: "PLY file to write.")
+    var output: String
+    @OptionGroup var scene: SceneOptions
+    @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.. or ..B.")
+    var frames: FrameRange?
+    @Option(help: "Replay every Nth frame.")
+    var every = 1
+    @Option(help: "Sampling: nearest or bilinear.")
+    var interpolation: Interpolation = .bilinear
+    @Option(help: "Threads that load and sample frames (default: all cores).")
+    var threads = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("float-colors"), help: "Write exact float colours beside the 8-bit ones: auto (when a colour lies outside sRGB), always or never.")
+    var floatColors: PLYWideColor = .auto
+    @Flag(help: "Print only the summary, no progress.")
+    var quiet = false
+
     public init() {}
-    public func run() throws { throw ValidationError("replay is not available yet") }
+
+    public func validate() throws {
+        guard every >= 1 else { throw ValidationError("--every must be at least 1") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+    }
+
+    public func run() throws {
+        let reader = try CaptureReader(path: capture)
+        var options = CaptureReplay.Options()
+        options.frames = frames?.range
+        options.every = every
+        options.interpolation = interpolation
+        options.threads = threads
+        let replay = CaptureReplay(reader: reader, options: options)
+        let total = replay.frameIndices.count
+        guard total > 0 else {
+            throw PointPaintError(file: capture, place: "--frames", "no frames to replay: the capture has \(reader.frameCount)")
+        }
+        var store = SceneStore(voxelSize: scene.voxelSize, policy: scene.accumulate)
+        var reporter = ProgressReporter(label: "frames", total: total)
+        let start = Date()
+        let statistics = try replay.run(into: &store) { progress in
+            if !quiet { reporter.update(done: progress.done, detail: "\(progress.voxels) voxels") }
+            return true
+        }
+        let seconds = Date().timeIntervalSince(start)
+        var writer = scene.writer(source: capture)
+        writer.wideColor = floatColors
+        writer.comments.append("replayed \(statistics.frames) frames, \(statistics.painted) samples, \(scene.accumulate.rawValue) accumulation")
+        try writer.write(store.cloud(), to: output)
+        print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output))
+    }
+
+    static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {
+        var text = String(format: "replayed %d frames in %.2f s (%.0f frames/s): %d points seen, %d painted, %d skipped (%d behind the camera, %d outside the image)",
+                          s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.pointsSeen, s.painted, s.behind + s.outside, s.behind, s.outside)
+        if s.rejected > 0 { text += String(format: ", %d refused by the store", s.rejected) }
+        if s.outOfSRGB > 0 { text += String(format: ", %d (%.1f%%) outside sRGB", s.outOfSRGB, 100 * Double(s.outOfSRGB) / Double(max(s.painted, 1))) }
+        text += "\nwrote \(voxels) voxels to \(output)"
+        return text
+    }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import PointPaint
+
+/// Replaying a synthesized capture reproduces the true surface colours of its feature points.
+@Suite struct CaptureReplayTests {
+    static func synthesize(_ primaries: ColorPrimaries = .srgb, range: YCbCrRange = .full, matrix: YCbCrMatrix = .bt601,
+                           siting: ChromaSiting = .center, in dir: TemporaryDirectory) throws -> [CaptureSynthesizer.TruthPoint] {
+        var o = CaptureSynthesizer.Options()
+        o.frameCount = 6
+        o.width = 320
+        o.height = 240
+        o.pointsPerFrame = 250
+        o.primaries = primaries
+        o.range = range
+        o.matrix = matrix
+        o.chromaSiting = siting
+        o.seed = 11
+        return try CaptureSynthesizer(options: o).write(to: dir.path, encoding: .nv12)
+    }
+
+    /// Per-voxel comparison with the truth (mean of the true linear colours of the points in the
+    /// voxel, as the store averages): mean and 95th-percentile error in 8-bit sRGB levels.
+    static func colourError(store: SceneStore, truth: [CaptureSynthesizer.TruthPoint]) -> (mean: Double, p95: Double, voxels: Int) {
+        var sums: [VoxelKey: (SIMD3<Double>, Int)] = [:]
+        for t in truth {
+            guard let key = VoxelKey(containing: t.position, voxelSize: store.voxelSize) else { continue }
+            let linear = SRGBTransfer.decode(t.extendedSRGB)
+            let old = sums[key] ?? (.zero, 0)
+            sums[key] = (old.0 + linear, old.1 + 1)
+        }
+        var errors: [Double] = []
+        for (key, (sum, n)) in sums {
+            guard let voxel = store.voxel(key) else { continue }
+            let want = SRGBTransfer.encode(sum / Double(n)) * 255
+            let got = SIMD3<Double>(SRGBTransfer.encode(voxel.color)) * 255
+            let d = got - want
+            errors.append(max(abs(d.x), abs(d.y), abs(d.z)))
+        }
+        errors.sort()
+        let mean = errors.reduce(0, +) / Double(max(errors.count, 1))
+        return (mean, errors.isEmpty ? .infinity : errors[Int(Double(errors.count - 1) * 0.95)], errors.count)
+    }
+
+    @Test(arguments: [(YCbCrMatrix.bt601, YCbCrRange.full, ChromaSiting.center), (.bt709, .video, .left), (.bt2020, .full, .left)])
+    func replayReproducesTheTrueColours(matrix: YCbCrMatrix, range: YCbCrRange, siting: ChromaSiting) throws {
+        let dir = TemporaryDirectory()
+        let truth = try Self.synthesize(range: range, matrix: matrix, siting: siting, in: dir)
+        var store = SceneStore(voxelSize: 0.02)
+        let statistics = try CaptureReplay(reader: CaptureReader(path: dir.path)).run(into: &store)
+        #expect(statistics.frames == 6)
+        #expect(statistics.pointsSeen == truth.count)
+        #expect(statistics.painted + statistics.behind + statistics.outside == truth.count)
+        #expect(statistics.painted > truth.count * 95 / 100)
+        let error = Self.colourError(store: store, truth: truth)
+        print("replay colour error \(matrix) \(range) \(siting): mean \(error.mean) levels, p95 \(error.p95) over \(error.voxels) voxels")
+        #expect(error.voxels > 500)
+        #expect(error.mean < 3, "mean error \(error.mean)")
+        #expect(error.p95 < 10, "p95 error \(error.p95)")
+    }
+
+    @Test func wideColourSurvivesReplay() throws {
+        let dir = TemporaryDirectory()
+        let truth = try Self.synthesize(.displayP3, in: dir)
+        var store = SceneStore(voxelSize: 0.02)
+        let statistics = try CaptureReplay(reader: CaptureReader(path: dir.path)).run(into: &store)
+        let outside = truth.filter { !ColorGamut.isInsideSRGB($0.extendedSRGB) }.count
+        #expect(outside > truth.count / 20, "the synthetic P3 scene has colours outside sRGB")
+        #expect(statistics.outOfSRGB > outside / 2 && statistics.outOfSRGB < outside * 2, "\(statistics.outOfSRGB) vs \(outside)")
+        let cloud = store.cloud()
+        #expect(cloud.colors.contains { $0.x > 1.01 || $0.y < -0.01 || $0.z < -0.01 })
+        let error = Self.colourError(store: store, truth: truth)
+        #expect(error.mean < 3, "mean error \(error.mean)")
+    }
+
+    @Test func resultsAreIdenticalWhateverTheThreadCount() throws {
+        let dir = TemporaryDirectory()
+        _ = try Self.synthesize(in: dir)
+        let reader = try CaptureReader(path: dir.path)
+        var clouds: [VoxelCloud] = []
+        for threads in [1, 2, 5] {
+            var options = CaptureReplay.Options()
+            options.threads = threads
+            var store = SceneStore(voxelSize: 0.01)
+            try CaptureReplay(reader: reader, options: options).run(into: &store)
+            clouds.append(store.cloud())
+        }
+        #expect(clouds[0] == clouds[1])
+        #expect(clouds[0] == clouds[2])
+    }
+
+    @Test func framesRangeAndStride() throws {
+        let dir = TemporaryDirectory()
+        _ = try Self.synthesize(in: dir)
+        var options = CaptureReplay.Options()
+        options.frames = 1 ..< 6
+        options.every = 2
+        let replay = CaptureReplay(reader: try CaptureReader(path: dir.path), options: options)
+        #expect(replay.frameIndices == [1, 3, 5])
+        var store = SceneStore(voxelSize: 0.02)
+        var seen: [Int] = []
+        let statistics = try replay.run(into: &store) { progress in
+            seen.append(progress.done)
+            return progress.done < 2
+        }
+        #expect(seen == [1, 2])
+        #expect(statistics.frames == 2)
+    }
+
+    @Test func pointsBehindOrOutsideAreCountedNotPainted() throws {
+        let dir = TemporaryDirectory()
+        try CaptureBadInputTests.validCapture(in: dir)
+        // Camera at the origin looking down −z with fx = 4 on an 8×4 image.
+        try dir.write("0 0 -1 1\n0 0 1 2\n50 0 -1 3\n0 0 0 4\n", to: "points/0.xyz")
+        var store = SceneStore(voxelSize: 0.1)
+        let statistics = try CaptureReplay(reader: CaptureReader(path: dir.path)).run(into: &store)
+        #expect(statistics.painted == 1)
+        #expect(statistics.behind == 2)
+        #expect(statistics.outside == 1)
+        #expect(store.count == 1)
+    }
+}
