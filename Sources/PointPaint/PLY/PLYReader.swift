@@ -373,6 +373,7 @@ private struct ASCIIParser {
 
     /// The next token, parsed as `type`.
     private mutating func value(_ type: PLYScalarType, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) throws -> Double {
+        let lineBefore = line
         var sawLF = false
         while position < bytes.count, ASCIIParser.isSpace(bytes[position]) {
             if bytes[position] == 0x0A { line += 1; sawLF = true }
@@ -383,7 +384,7 @@ private struct ASCIIParser {
         while position < bytes.count, !ASCIIParser.isSpace(bytes[position]) { position += 1 }
         let what = "'\(p.name)' (\(type.headerName)) of \(element.name) \(entry) of \(element.count)"
         guard position > start else {
-            throw PointPaintError(file: file, place: "line \(line)", "expected a value for \(what), found the end of the file")
+            throw PointPaintError(file: file, place: "line \(lineBefore)", "expected a value for \(what), found the end of the file")
         }
         let token = UnsafeRawBufferPointer(rebasing: bytes[start ..< position])
         if let range = type.integerRange {
