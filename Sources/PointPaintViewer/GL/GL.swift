@@ -1,0 +1,182 @@
+import CGLFW
+import PointPaint
+
+/// Small conveniences over the C OpenGL API: enum conversions and typed uploads.
+@inline(__always)
+func GLe(_ value: Int32) -> GLenum { GLenum(value) }
+
+/// A GL object name owner: the name is freed with `delete` when the owner goes away.
+/// Owners must be released on the thread whose context created them (the main actor).
+@MainActor
+final class GLBuffer {
+    /// The buffer name.
+    let id: GLuint
+    /// Bytes allocated with `allocate`.
+    private(set) var capacity = 0
+
+    /// Generates a buffer name.
+    init() {
+        var name: GLuint = 0
+        glGenBuffers(1, &name)
+        id = name
+    }
+
+    deinit { var name = id; glDeleteBuffers(1, &name) }
+
+    /// Binds the buffer to `target`.
+    func bind(_ target: Int32 = GL_ARRAY_BUFFER) { glBindBuffer(GLe(target), id) }
+
+    /// Allocates `bytes` (contents undefined) for `usage`.
+    func allocate(bytes: Int, target: Int32 = GL_ARRAY_BUFFER, usage: Int32 = GL_DYNAMIC_DRAW) {
+        bind(target)
+        glBufferData(GLe(target), GLsizeiptr(bytes), nil, GLe(usage))
+        capacity = bytes
+    }
+
+    /// Fills the buffer with `values`, replacing its storage.
+    func upload<T>(_ values: [T], target: Int32 = GL_ARRAY_BUFFER, usage: Int32 = GL_STATIC_DRAW) {
+        bind(target)
+        values.withUnsafeBytes { glBufferData(GLe(target), GLsizeiptr($0.count), $0.baseAddress, GLe(usage)) }
+        capacity = values.count * MemoryLayout<T>.stride
+    }
+
+    /// Writes raw bytes at `offset`.
+    func update(offset: Int, bytes: UnsafeRawBufferPointer, target: Int32 = GL_ARRAY_BUFFER) {
+        guard bytes.count > 0 else { return }
+        precondition(offset >= 0 && offset + bytes.count <= capacity, "buffer update outside the allocation")
+        bind(target)
+        glBufferSubData(GLe(target), GLintptr(offset), GLsizeiptr(bytes.count), bytes.baseAddress)
+    }
+}
+
+/// A vertex array object.
+@MainActor
+final class GLVertexArray {
+    /// The vertex array name.
+    let id: GLuint
+
+    /// Generates a vertex array name.
+    init() {
+        var name: GLuint = 0
+        glGenVertexArrays(1, &name)
+        id = name
+    }
+
+    deinit { var name = id; glDeleteVertexArrays(1, &name) }
+
+    /// Binds it.
+    func bind() { glBindVertexArray(id) }
+
+    /// Declares float attribute `index` read from the bound array buffer.
+    func floatAttribute(_ index: GLuint, components: Int32, stride: Int, offset: Int, divisor: GLuint = 0) {
+        glEnableVertexAttribArray(index)
+        glVertexAttribPointer(index, components, GLe(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(stride),
+                              UnsafeRawPointer(bitPattern: offset))
+        glVertexAttribDivisor(index, divisor)
+    }
+}
+
+/// A 3D RGB float texture holding a colour cube (x = red, y = green, z = blue).
+@MainActor
+final class GLTexture3D {
+    /// The texture name.
+    let id: GLuint
+    /// Lattice points per axis of the uploaded cube (0 before the first upload).
+    private(set) var size = 0
+
+    /// Generates a texture name.
+    init() {
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        id = name
+    }
+
+    deinit { var name = id; glDeleteTextures(1, &name) }
+
+    /// Uploads `size³` RGB entries, red fastest, with linear filtering and edge clamping, so the
+    /// hardware's trilinear filter does the cube's interpolation.
+    func upload(size: Int, entries: [SIMD3<Float>]) {
+        precondition(entries.count == size * size * size, "a \(size)³ cube needs \(size * size * size) entries")
+        var packed = [Float](repeating: 0, count: entries.count * 3)
+        for (i, e) in entries.enumerated() {
+            packed[3 * i] = e.x
+            packed[3 * i + 1] = e.y
+            packed[3 * i + 2] = e.z
+        }
+        glBindTexture(GLe(GL_TEXTURE_3D), id)
+        glPixelStorei(GLe(GL_UNPACK_ALIGNMENT), 1)
+        packed.withUnsafeBytes {
+            glTexImage3D(GLe(GL_TEXTURE_3D), 0, GL_RGB16F, GLsizei(size), GLsizei(size), GLsizei(size), 0,
+                         GLe(GL_RGB), GLe(GL_FLOAT), $0.baseAddress)
+        }
+        for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
+            glTexParameteri(GLe(GL_TEXTURE_3D), GLe(parameter), GL_LINEAR)
+        }
+        for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R] {
+            glTexParameteri(GLe(GL_TEXTURE_3D), GLe(parameter), GL_CLAMP_TO_EDGE)
+        }
+        self.size = size
+    }
+}
+
+/// An offscreen framebuffer with an RGBA8 colour and a 24-bit depth renderbuffer.
+@MainActor
+final class GLFramebuffer {
+    /// The framebuffer name.
+    let id: GLuint
+    private let color: GLuint
+    private let depth: GLuint
+    /// Size in pixels.
+    let width: Int, height: Int
+
+    /// Creates and checks the framebuffer; throws when the driver rejects it.
+    init(width: Int, height: Int) throws {
+        self.width = width
+        self.height = height
+        var names: [GLuint] = [0, 0]
+        var fbo: GLuint = 0
+        glGenFramebuffers(1, &fbo)
+        glGenRenderbuffers(2, &names)
+        id = fbo
+        color = names[0]
+        depth = names[1]
+        glBindFramebuffer(GLe(GL_FRAMEBUFFER), id)
+        glBindRenderbuffer(GLe(GL_RENDERBUFFER), color)
+        glRenderbufferStorage(GLe(GL_RENDERBUFFER), GLe(GL_RGBA8), GLsizei(width), GLsizei(height))
+        glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_COLOR_ATTACHMENT0), GLe(GL_RENDERBUFFER), color)
+        glBindRenderbuffer(GLe(GL_RENDERBUFFER), depth)
+        glRenderbufferStorage(GLe(GL_RENDERBUFFER), GLe(GL_DEPTH_COMPONENT24), GLsizei(width), GLsizei(height))
+        glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_DEPTH_ATTACHMENT), GLe(GL_RENDERBUFFER), depth)
+        let status = glCheckFramebufferStatus(GLe(GL_FRAMEBUFFER))
+        guard status == GLe(GL_FRAMEBUFFER_COMPLETE) else {
+            throw PointPaintError("the offscreen framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+        }
+    }
+
+    deinit {
+        var fbo = id, names = [color, depth]
+        glDeleteFramebuffers(1, &fbo)
+        glDeleteRenderbuffers(2, &names)
+    }
+
+    /// Binds it for drawing and reading.
+    func bind() { glBindFramebuffer(GLe(GL_FRAMEBUFFER), id) }
+
+    /// The colour attachment as top-to-bottom RGB rows.
+    func readRGB() -> [UInt8] {
+        bind()
+        glReadBuffer(GLe(GL_COLOR_ATTACHMENT0))
+        glPixelStorei(GLe(GL_PACK_ALIGNMENT), 1)
+        var raw = [UInt8](repeating: 0, count: width * height * 3)
+        raw.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLe(GL_RGB), GLe(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        // OpenGL's rows start at the bottom; PNG's at the top.
+        let row = width * 3
+        var flipped = [UInt8](repeating: 0, count: raw.count)
+        for y in 0 ..< height {
+            flipped.replaceSubrange(y * row ..< (y + 1) * row, with: raw[(height - 1 - y) * row ..< (height - y) * row])
+        }
+        return flipped
+    }
+}

@@ -1,0 +1,166 @@
+import CGLFW
+import Foundation
+
+/// Where strategies set their uniforms; `ShaderProgram` is one, tests record calls with another.
+@MainActor
+public protocol UniformSink: AnyObject {
+    /// Sets a float uniform (ignored when the program has no such active uniform).
+    func set(_ name: String, _ value: Float)
+    /// Sets a vec3 uniform.
+    func set(_ name: String, _ value: SIMD3<Float>)
+    /// Sets an int or bool or sampler uniform.
+    func set(_ name: String, _ value: Int32)
+}
+
+/// A linked vertex + fragment program; compile and link failures throw `ShaderError` naming the
+/// shader file and line. The program is deleted when the object goes away.
+@MainActor
+public final class ShaderProgram: UniformSink {
+    /// The GL program name.
+    let id: GLuint
+    /// The files it was built from, for messages.
+    public let files: [String]
+    private var locations: [String: GLint] = [:]
+
+    /// Compiles and links. Each stage is a list of `(file name, source)` parts, concatenated after
+    /// `#version 330 core`, each preceded by `#line 1 N` so the driver's log names the part.
+    init(vertex: [(String, String)], fragment: [(String, String)]) throws {
+        files = (vertex + fragment).map(\.0)
+        let vs = try Self.compile(GL_VERTEX_SHADER, parts: vertex)
+        defer { glDeleteShader(vs) }
+        let fs = try Self.compile(GL_FRAGMENT_SHADER, parts: fragment)
+        defer { glDeleteShader(fs) }
+        let program = glCreateProgram()
+        glAttachShader(program, vs)
+        glAttachShader(program, fs)
+        glLinkProgram(program)
+        var ok: GLint = 0
+        glGetProgramiv(program, GLe(GL_LINK_STATUS), &ok)
+        if ok == 0 {
+            let log = Self.log(program, isProgram: true)
+            glDeleteProgram(program)
+            throw ShaderError(file: files.joined(separator: " + "), line: nil, log: log)
+        }
+        id = program
+    }
+
+    deinit { glDeleteProgram(id) }
+
+    /// Makes it current.
+    func use() { glUseProgram(id) }
+
+    private func location(_ name: String) -> GLint {
+        if let l = locations[name] { return l }
+        let l = glGetUniformLocation(id, name)
+        locations[name] = l
+        return l
+    }
+
+    /// Sets a float uniform.
+    public func set(_ name: String, _ value: Float) { glUniform1f(location(name), value) }
+    /// Sets a vec3 uniform.
+    public func set(_ name: String, _ value: SIMD3<Float>) { glUniform3f(location(name), value.x, value.y, value.z) }
+    /// Sets an int, bool or sampler uniform.
+    public func set(_ name: String, _ value: Int32) { glUniform1i(location(name), value) }
+    /// Sets a mat4 uniform.
+    func set(_ name: String, _ value: Mat4) {
+        value.floats.withUnsafeBufferPointer { glUniformMatrix4fv(location(name), 1, GLboolean(GL_FALSE), $0.baseAddress) }
+    }
+
+    private static func compile(_ stage: Int32, parts: [(String, String)]) throws -> GLuint {
+        let shader = glCreateShader(GLe(stage))
+        var texts = ["#version 330 core\n"]
+        for (i, part) in parts.enumerated() { texts.append("#line 1 \(i + 1)\n" + part.1 + "\n") }
+        let cStrings = texts.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        var pointers = cStrings.map { UnsafePointer<GLchar>($0) }
+        glShaderSource(shader, GLsizei(pointers.count), &pointers, nil)
+        glCompileShader(shader)
+        var ok: GLint = 0
+        glGetShaderiv(shader, GLe(GL_COMPILE_STATUS), &ok)
+        if ok == 0 {
+            let log = Self.log(shader, isProgram: false)
+            glDeleteShader(shader)
+            throw Self.error(log: log, parts: parts.map(\.0))
+        }
+        return shader
+    }
+
+    /// Turns a driver log (Mesa writes `N:LINE(COL): error: …`, others `ERROR: N:LINE: …`) into
+    /// an error naming the part's file.
+    static func error(log: String, parts: [String]) -> ShaderError {
+        var file = parts.last ?? "shader", line: Int?
+        var lines: [String] = []
+        for raw in log.split(whereSeparator: \.isNewline) {
+            var text = String(raw)
+            if let match = text.firstMatch(of: /(\d+):(\d+)(\(\d+\))?/), let n = Int(match.1), let l = Int(match.2) {
+                let name = n >= 1 && n <= parts.count ? parts[n - 1] : "source \(n)"
+                if line == nil { file = name; line = l }
+                text.replaceSubrange(match.range, with: "\(name):\(l)\(match.3 ?? "")")
+            }
+            lines.append(text)
+        }
+        return ShaderError(file: file, line: line, log: lines.joined(separator: "\n"))
+    }
+
+    private static func log(_ object: GLuint, isProgram: Bool) -> String {
+        var length: GLint = 0
+        if isProgram { glGetProgramiv(object, GLe(GL_INFO_LOG_LENGTH), &length) } else { glGetShaderiv(object, GLe(GL_INFO_LOG_LENGTH), &length) }
+        var buffer = [GLchar](repeating: 0, count: Int(max(length, 1)) + 1)
+        if isProgram { glGetProgramInfoLog(object, GLsizei(buffer.count), nil, &buffer) } else { glGetShaderInfoLog(object, GLsizei(buffer.count), nil, &buffer) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The GLSL sources: embedded at build time, reloadable from a `Shaders/` folder, and the
+/// programs built from them, cached by their file names.
+@MainActor
+final class ShaderLibrary {
+    private(set) var sources: [String: String]
+    private var programs: [String: ShaderProgram] = [:]
+
+    /// Starts with the sources embedded in the binary.
+    init(sources: [String: String] = EmbeddedShaders.sources) {
+        self.sources = sources
+    }
+
+    /// The program made of these files (each stage's parts in order), built on first use.
+    func program(vertex: [String], fragment: [String]) throws -> ShaderProgram {
+        let key = (vertex + ["|"] + fragment).joined(separator: ",")
+        if let p = programs[key] { return p }
+        func parts(_ names: [String]) throws -> [(String, String)] {
+            try names.map { name in
+                guard let text = sources[name] else {
+                    throw ShaderError(file: name, line: nil, log: "no such shader (have: \(sources.keys.sorted().joined(separator: ", ")))")
+                }
+                return (name, text)
+            }
+        }
+        let program = try ShaderProgram(vertex: parts(vertex), fragment: parts(fragment))
+        programs[key] = program
+        return program
+    }
+
+    /// Rereads every shader from `directory` (default `Shaders/` under the current directory)
+    /// and drops the built programs, so the next frame rebuilds them. On failure nothing changes.
+    /// - Returns: how many files were read.
+    @discardableResult
+    func reload(from directory: String = "Shaders") throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }
+        var fresh: [String: String] = [:]
+        for name in names {
+            fresh[name] = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+        }
+        sources = fresh
+        programs = [:]
+        return fresh.count
+    }
+
+    /// Replaces the sources (tests) and drops the built programs.
+    func replaceSources(_ fresh: [String: String]) {
+        sources = fresh
+        programs = [:]
+    }
+}

@@ -1,0 +1,139 @@
+import CGLFW
+import Foundation
+import PointPaint
+
+/// The viewer's state and drawing, shared by the window, screenshots and the benchmark: a GL
+/// context, the renderer, the camera, the strategies and the grade.
+@MainActor
+final class ViewerSession {
+    let context: GLContext
+    private(set) var renderer: SceneRenderer?
+    var options: ViewerOptions
+    var camera: OrbitCamera
+    private(set) var framing: SceneFraming
+    let strategies: [any RenderStrategy] = StrategyKind.allCases.map { $0.makeStrategy() }
+    var strategyIndex: Int
+    /// The strategy to return to when the wide-gamut highlight is switched off.
+    var strategyBeforeGamut: Int?
+    var grade: Grade
+    let live: LiveCloud?
+    private(set) var framesDone = 0
+    private(set) var frameCount = 0
+    private(set) var replayFinished = true
+    /// Set once the person moves the camera, so a live replay stops re-framing the growing cloud.
+    var cameraTouched = false
+    /// The geometry of the last frame (points when boxes went over budget).
+    private(set) var lastGeometry: StrategyGeometry = .boxes
+
+    static let backgrounds: [SIMD3<Float>] = [SIMD3(0.11, 0.11, 0.13), SIMD3(0, 0, 0), SIMD3(1, 1, 1), SIMD3(0.5, 0.5, 0.5)]
+
+    init(content: ViewerContent, options: ViewerOptions, visible: Bool) throws {
+        self.options = options
+        context = try GLContext(width: options.width, height: options.height, title: options.title, visible: visible)
+        let renderer = SceneRenderer(library: ShaderLibrary())
+        self.renderer = renderer
+        strategyIndex = StrategyKind.allCases.firstIndex(of: options.strategy) ?? 0
+        grade = options.grade
+        let cloud: VoxelCloud
+        switch content {
+        case .cloud(let c):
+            cloud = c
+            live = nil
+        case .live(let l):
+            live = l
+            cloud = l.takeUpdate()?.cloud ?? VoxelCloud(voxelSize: nil, positions: [], colors: [])
+            replayFinished = false
+        }
+        framing = SceneFraming(cloud: cloud)
+        if let size = options.boxSize, size > 0 { framing = SceneFraming(bounds: cloud.bounds, boxSize: size) }
+        let aspect = Float(options.width) / Float(max(options.height, 1))
+        camera = .fitted(to: framing, aspect: aspect, yawDegrees: options.yaw, pitchDegrees: options.pitch, distance: options.distance)
+        camera.mode = options.trackball ? .trackball : .turntable
+        renderer.setCloud(cloud)
+        applyGrade()
+        updateOverlays()
+        glfwSwapInterval(options.vsync ? 1 : 0)
+    }
+
+    /// Releases GL objects, then the context.
+    func close() {
+        renderer = nil
+        context.close()
+    }
+
+    var strategy: any RenderStrategy { strategies[strategyIndex] }
+    var cloud: VoxelCloud { renderer?.cloud ?? VoxelCloud(voxelSize: nil, positions: [], colors: []) }
+    var boxSize: Float { framing.boxSize * options.boxScale }
+
+    /// Takes the replay's latest state, if any. Returns whether anything changed.
+    func pollLive() -> Bool {
+        guard let live, let renderer, let update = live.takeUpdate() else { return false }
+        renderer.apply(update)
+        framesDone = update.framesDone
+        frameCount = update.frameCount
+        replayFinished = update.finished
+        if !update.appended.isEmpty || update.reset {
+            let fresh = SceneFraming(cloud: update.cloud)
+            framing = options.boxSize.map { SceneFraming(bounds: update.cloud.bounds, boxSize: $0) } ?? fresh
+            if !cameraTouched {
+                let aspect = Float(options.width) / Float(max(options.height, 1))
+                camera.fit(framing, aspect: aspect)
+            } else {
+                camera.sceneCenter = framing.center
+                camera.sceneRadius = max(framing.radius, length(camera.target - framing.center))
+            }
+            updateOverlays()
+        }
+        return true
+    }
+
+    /// Rebuilds the colour cube from `grade` and uploads it.
+    func applyGrade() {
+        renderer?.setGrade(grade.isIdentity ? nil : grade.cube())
+    }
+
+    func updateOverlays() {
+        renderer?.setOverlays(axes: options.showAxes, grid: options.showGrid, framing: framing, background: options.background)
+    }
+
+    func settings(height: Int) -> RenderSettings {
+        var s = RenderSettings()
+        s.boxSize = boxSize
+        s.pointSize = options.pointSize
+        s.pixelScale = Float(height) / (2 * tan(camera.fovY / 2))
+        s.lightDirection = normalize(camera.right * -0.35 + camera.up * 0.8 - camera.forward * 0.5)
+        return s
+    }
+
+    /// Draws a frame into the bound framebuffer.
+    func draw(width: Int, height: Int) throws {
+        guard let renderer else { return }
+        lastGeometry = try renderer.draw(strategy: strategy, camera: camera, settings: settings(height: height),
+                                         width: width, height: height, background: options.background,
+                                         boxBudget: options.boxBudget)
+    }
+
+    /// Renders offscreen at `width × height` and returns the image (rows top to bottom).
+    func screenshot(width: Int, height: Int) throws -> PNGImage {
+        let framebuffer = try GLFramebuffer(width: width, height: height)
+        framebuffer.bind()
+        let previousCamera = camera
+        try draw(width: width, height: height)
+        camera = previousCamera
+        glFinish()
+        let pixels = framebuffer.readRGB()
+        glBindFramebuffer(GLe(GL_FRAMEBUFFER), 0)
+        return PNGImage(width: width, height: height, channels: 3, samples: pixels)
+    }
+
+    /// A line describing the grade: look, strength and the non-zero adjustments.
+    var gradeDescription: String {
+        var parts = [grade.lookCube != nil ? "look file" : "look \(grade.look.rawValue)"]
+        if grade.strength != 1 { parts.append(String(format: "strength %.1f", grade.strength)) }
+        let a = grade.adjustments
+        for (name, value) in [("brightness", a.brightness), ("contrast", a.contrast), ("temperature", a.temperature), ("saturation", a.saturation)] where value != 0 {
+            parts.append(name + " " + String(format: "%+.1f", value))
+        }
+        return parts.joined(separator: ", ")
+    }
+}
