@@ -1,8 +1,204 @@
 import ArgumentParser
+import Foundation
+import PointPaint
 
-/// `pointpaint lut` (being written).
+/// `pointpaint lut`: makes, applies and composes colour cubes (3D LUTs), and converts colours
+/// between primaries.
 public struct LutCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(commandName: "lut", abstract: "(being written)")
+    /// Command name, help and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "lut",
+        abstract: "Make, apply and compose colour cubes (3D LUTs, as .png or .cube); convert colours between primaries.",
+        discussion: """
+            A cube PNG holds N³ pixels in raster order, red fastest, then green, then blue (512×512 for N = 64, \
+            the Hald CLUT order). Grade the identity image in any editor and use the result as a look.
+            """,
+        subcommands: [Identity.self, Apply.self, Compose.self, Make.self, Convert.self, Matrix.self])
+
+    /// Creates the command.
     public init() {}
-    public func run() throws { throw ValidationError("lut is not available yet") }
+}
+
+/// Checks a cube size option.
+private func validateCubeSize(_ size: Int) throws {
+    guard ColorCube.sizeRange.contains(size) else { throw ValidationError("--size must be within 2 … 256") }
+}
+
+/// Checks a PNG bit depth option.
+private func validateBitDepth(_ depth: Int) throws {
+    guard depth == 8 || depth == 16 else { throw ValidationError("--bit-depth must be 8 or 16") }
+}
+
+extension LutCommand {
+    /// `lut identity --size N -o identity.png`.
+    struct Identity: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the identity cube: the image to grade in an editor and load back as a look.")
+
+        @Option(help: "Points per axis, 2 … 256.")
+        var size = 64
+        @Option(name: .shortAndLong, help: "Output file, .png or .cube.")
+        var output: String
+        @Option(help: "PNG bit depth, 8 or 16.")
+        var bitDepth = 8
+
+        func validate() throws {
+            try validateCubeSize(size)
+            try validateBitDepth(bitDepth)
+            _ = try ColorCubeFileFormat(path: output)
+        }
+
+        func run() throws {
+            try ColorCube.identity(size: size).write(to: output, title: "Identity \(size)", pngBitDepth: bitDepth)
+            let (w, h) = ColorCube.pngDimensions(size: size)
+            let shape = output.lowercased().hasSuffix(".png") ? " (\(w)×\(h) PNG)" : ""
+            print("wrote \(output): identity \(size)³ cube\(shape)")
+        }
+    }
+
+    /// `lut apply CUBE --to in.png -o out.png`.
+    struct Apply: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Grade a PNG image with a colour cube.")
+
+        @Argument(help: "The cube, .png or .cube.")
+        var cube: String
+        @Option(help: "The image to grade (PNG, 8 or 16 bit).")
+        var to: String
+        @Option(name: .shortAndLong, help: "The graded PNG.")
+        var output: String
+        @Option(help: "trilinear or tetrahedral.")
+        var interpolation: ColorCube.Interpolation = .trilinear
+
+        func run() throws {
+            let lut = try ColorCube(contentsOf: cube)
+            let image = try PNGImage(contentsOf: to)
+            try lut.applied(to: image, interpolation: interpolation).write(to: output)
+            print("wrote \(output): \(image.width)×\(image.height) graded with \(cube) (\(lut.size)³, \(interpolation.rawValue))")
+        }
+    }
+
+    /// `lut compose A B -o C.(png|cube)`.
+    struct Compose: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compose two cubes into one that applies the first, then the second.")
+
+        @Argument(help: "The cube applied first, .png or .cube.")
+        var first: String
+        @Argument(help: "The cube applied second.")
+        var second: String
+        @Option(name: .shortAndLong, help: "The composed cube, .png or .cube.")
+        var output: String
+        @Option(help: "Points per axis of the result (default: the first cube's).")
+        var size: Int?
+        @Option(help: "PNG bit depth, 8 or 16.")
+        var bitDepth = 16
+
+        func validate() throws {
+            if let size { try validateCubeSize(size) }
+            try validateBitDepth(bitDepth)
+            _ = try ColorCubeFileFormat(path: output)
+        }
+
+        func run() throws {
+            var a = try ColorCube(contentsOf: first)
+            let b = try ColorCube(contentsOf: second)
+            if let size { a = a.resampled(size: size) }
+            try a.then(b).write(to: output, title: "Composed", pngBitDepth: bitDepth)
+            print("wrote \(output): \(a.size)³ cube, \(first) then \(second)")
+        }
+    }
+
+    /// `lut make [adjustments] [--look NAME] [--strength X] --size N -o FILE`.
+    struct Make: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fold a look, its strength and adjustments into one cube file.")
+
+        @OptionGroup var grading: GradingOptions
+        @Option(help: "Points per axis, 2 … 256 (default: the look file's, else 33).")
+        var size: Int?
+        @Option(name: .shortAndLong, help: "Output file, .png or .cube.")
+        var output: String
+        @Option(help: "PNG bit depth, 8 or 16.")
+        var bitDepth = 16
+
+        func validate() throws {
+            if let size { try validateCubeSize(size) }
+            try validateBitDepth(bitDepth)
+            _ = try ColorCubeFileFormat(path: output)
+        }
+
+        func run() throws {
+            let grade = try grading.grade()
+            let cube = grade.cube(size: size)
+            try cube.write(to: output, title: grading.summary, pngBitDepth: bitDepth)
+            print("wrote \(output): \(cube.size)³ cube, \(grading.summary)")
+        }
+    }
+
+    /// `lut convert --from display-p3 --to srgb R,G,B …`: converts colours, for checks against
+    /// other colour libraries.
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert R'G'B' colours between primaries (unclamped, in linear light).",
+            discussion: "Colours come as arguments (R,G,B) or, without any, one a line on standard input; "
+                + "each result is printed as 'R G B' with full precision.")
+
+        /// Whether values are encoded with the sRGB curve or linear light.
+        enum Encoding: String, ExpressibleByArgument, CaseIterable {
+            case encoded, linear
+        }
+
+        @Option(help: "Primaries of the input: \(ColorPrimaries.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var from: ColorPrimaries
+        @Option(help: "Primaries of the output.")
+        var to: ColorPrimaries = .srgb
+        @Option(help: "The input values: encoded or linear.")
+        var input: Encoding = .encoded
+        @Option(help: "The output values: encoded or linear.")
+        var output: Encoding = .encoded
+        @Argument(help: "Colours, R,G,B.")
+        var colours: [String] = []
+
+        func run() throws {
+            let conversion = ColorConversion(from: from, to: to)
+            func convert(_ text: String, line: Int?) throws {
+                let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
+                guard parts.count == 3, let r = Double(parts[0]), let g = Double(parts[1]), let b = Double(parts[2]) else {
+                    throw PointPaintError(file: line == nil ? nil : "stdin", place: line.map { "line \($0)" },
+                                          "expected a colour R,G,B, found '\(text)'")
+                }
+                var linear = SIMD3(r, g, b)
+                if input == .encoded { linear = SRGBTransfer.decode(linear) }
+                let out = conversion.linear(fromLinear: linear)
+                let v = output == .encoded ? SRGBTransfer.encode(out) : out
+                print("\(v.x) \(v.y) \(v.z)")
+            }
+            if colours.isEmpty {
+                var line = 0
+                while let text = readLine() {
+                    line += 1
+                    if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                    try convert(text, line: line)
+                }
+            } else {
+                for colour in colours { try convert(colour, line: nil) }
+            }
+        }
+    }
+
+    /// `lut matrix --from display-p3 --to srgb`: prints the linear-light conversion matrix.
+    struct Matrix: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the linear-light RGB matrix between two sets of primaries, one row a line.")
+
+        @Option(help: "Primaries of the input: \(ColorPrimaries.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var from: ColorPrimaries
+        @Option(help: "Primaries of the output.")
+        var to: ColorPrimaries = .srgb
+
+        func run() throws {
+            let m = from.matrix(to: to)
+            for row in [m.row0, m.row1, m.row2] { print("\(row.x) \(row.y) \(row.z)") }
+        }
+    }
 }

@@ -59,7 +59,7 @@ public struct ColorMatrix: Sendable, Hashable, CustomStringConvertible {
         let c0 = Self.cross(row1, row2) / det
         let c1 = Self.cross(row2, row0) / det
         let c2 = Self.cross(row0, row1) / det
-        return ColorMatrix(columns: c0, c1, c2).transposed
+        return ColorMatrix(columns: c0, c1, c2)
     }
 
     /// Matrix times column vector.

@@ -45,20 +45,20 @@ extension ColorCube {
         let count = size * size * size
         let channels = image.channels
         var entries = [SIMD3<Float>](repeating: .zero, count: count)
-        func read<T: BinaryInteger>(_ samples: [T], scale: Float) {
+        func read<T: BinaryInteger>(_ samples: [T], maximum: Float) {
             samples.withUnsafeBufferPointer { s in
                 for i in 0 ..< count {
                     let o = i * channels
                     entries[i] = channels >= 3
-                        ? SIMD3(Float(s[o]), Float(s[o + 1]), Float(s[o + 2])) * scale
-                        : SIMD3(repeating: Float(s[o]) * scale)
+                        ? SIMD3(Float(s[o]), Float(s[o + 1]), Float(s[o + 2])) / maximum
+                        : SIMD3(repeating: Float(s[o]) / maximum)
                 }
             }
         }
         if image.bitDepth == 16 {
-            read(image.samples16, scale: 1 / 65535)
+            read(image.samples16, maximum: 65535)
         } else {
-            read(image.samples8, scale: 1 / 255)
+            read(image.samples8, maximum: 255)
         }
         self.init(size: size, entries: entries)
     }

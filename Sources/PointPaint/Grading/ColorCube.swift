@@ -40,14 +40,13 @@ public struct ColorCube: Sendable, Equatable {
     /// - Complexity: `size³` calls of `transform`.
     public init(size: Int, sampling transform: (SIMD3<Double>) -> SIMD3<Double>) {
         precondition(Self.sizeRange.contains(size), "cube size \(size) is outside 2…256")
-        let scale = 1 / Double(size - 1)
+        let ramp = (0 ..< size).map { Double($0) / Double(size - 1) }
         var entries = [SIMD3<Float>]()
         entries.reserveCapacity(size * size * size)
-        for b in 0 ..< size {
-            for g in 0 ..< size {
-                for r in 0 ..< size {
-                    let input = SIMD3(Double(r), Double(g), Double(b)) * scale
-                    entries.append(SIMD3<Float>(transform(input)))
+        for b in ramp {
+            for g in ramp {
+                for r in ramp {
+                    entries.append(SIMD3<Float>(transform(SIMD3(r, g, b))))
                 }
             }
         }
@@ -56,13 +55,28 @@ public struct ColorCube: Sendable, Equatable {
 
     /// The cube that leaves every colour unchanged (up to interpolation rounding).
     public static func identity(size: Int) -> ColorCube {
-        ColorCube(size: size) { $0 }
+        precondition(sizeRange.contains(size), "cube size \(size) is outside 2…256")
+        // One ramp i/(size − 1), computed in double precision and rounded once.
+        let ramp = latticeRamp(size: size)
+        var entries = [SIMD3<Float>](repeating: .zero, count: size * size * size)
+        entries.withUnsafeMutableBufferPointer { e in
+            var i = 0
+            for b in ramp {
+                for g in ramp {
+                    for r in ramp {
+                        e[i] = SIMD3(r, g, b)
+                        i += 1
+                    }
+                }
+            }
+        }
+        return ColorCube(size: size, entries: entries)
     }
 
-    /// The lattice input of the entry at `red`, `green`, `blue` (each 0..<size): `(r, g, b)/(size − 1)`.
-    @inlinable
-    public func latticePoint(red: Int, green: Int, blue: Int) -> SIMD3<Float> {
-        SIMD3<Float>(Float(red), Float(green), Float(blue)) / Float(size - 1)
+    /// The lattice coordinates along one axis: `i/(size − 1)` for i in 0..<size, each computed in
+    /// double precision and rounded once, the values of an identity cube.
+    public static func latticeRamp(size: Int) -> [Float] {
+        (0 ..< size).map { Float(Double($0) / Double(size - 1)) }
     }
 
     /// The index in `entries` of lattice point `red`, `green`, `blue` (each 0..<size).
@@ -74,7 +88,7 @@ public struct ColorCube: Sendable, Equatable {
 
     /// The entry at lattice point `red`, `green`, `blue` (each 0..<size).
     @inlinable
-    public subscript(red: Int, green: Int, blue: Int) -> SIMD3<Float> {
+    public subscript(red red: Int, green green: Int, blue blue: Int) -> SIMD3<Float> {
         get { entries[index(red: red, green: green, blue: blue)] }
         set { entries[index(red: red, green: green, blue: blue)] = newValue }
     }
@@ -127,12 +141,12 @@ public struct ColorCube: Sendable, Equatable {
     public func withStrength(_ strength: Float) -> ColorCube {
         if strength == 1 { return self }
         var out = entries
-        let scale = 1 / Float(size - 1)
+        let ramp = Self.latticeRamp(size: size)
         var i = 0
-        for b in 0 ..< size {
-            for g in 0 ..< size {
-                for r in 0 ..< size {
-                    let identity = SIMD3<Float>(Float(r), Float(g), Float(b)) * scale
+        for b in ramp {
+            for g in ramp {
+                for r in ramp {
+                    let identity = SIMD3(r, g, b)
                     out[i] = identity + (out[i] - identity) * strength
                     i += 1
                 }

@@ -10,7 +10,19 @@ struct CubeTable: Sendable {
     /// Widens `cube`'s entries.
     init(_ cube: ColorCube) {
         size = cube.size
-        values = cube.entries.map { SIMD4($0, 0) }
+        let count = cube.entries.count
+        // SIMD3<Float> is stored in 16 bytes like SIMD4<Float>: copy the bytes, then set each fourth
+        // lane to 0 (the padding's contents are unspecified and could hold a NaN or a denormal).
+        precondition(MemoryLayout<SIMD3<Float>>.stride == MemoryLayout<SIMD4<Float>>.stride)
+        values = [SIMD4<Float>](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let destination = UnsafeMutableRawBufferPointer(buffer)
+            cube.entries.withUnsafeBytes { destination.copyMemory(from: $0) }
+            let stride = MemoryLayout<SIMD4<Float>>.stride
+            for i in 0 ..< count {
+                destination.storeBytes(of: 0 as Float, toByteOffset: i * stride + 12, as: Float.self)
+            }
+            initialized = count
+        }
     }
 
     /// The lattice cell holding an encoded input and the position within it: the entry index of the
