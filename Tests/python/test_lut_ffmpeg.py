@@ -1,0 +1,120 @@
+"""`pointpaint lut apply` with a .cube file against ffmpeg's `lut3d` filter (interp=trilinear) on a
+photograph-like image: within 1 level everywhere. ffmpeg truncates its 8-bit output where
+PointPaint rounds, so a difference of 1 is expected; anything larger would be a real disagreement
+(layout, domain, interpolation)."""
+import subprocess
+
+import numpy as np
+import pytest
+
+WIDTH, HEIGHT = 320, 240
+
+
+def write_png(path, rgb):
+    h, w, _ = rgb.shape
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}",
+                    "-i", "-", "-frames:v", "1", str(path)], input=rgb.astype(np.uint8).tobytes(), check=True)
+
+
+def read_png(path):
+    out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                         check=True, capture_output=True).stdout
+    return np.frombuffer(out, dtype=np.uint8).reshape(HEIGHT, WIDTH, 3)
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory):
+    """A photograph-like image: ffmpeg's testsrc2 frame blended with smooth sky/ground gradients,
+    soft blobs of saturated colour and sensor-like noise, so every part of the cube is visited."""
+    directory = tmp_path_factory.mktemp("lut-ffmpeg")
+    source = directory / "testsrc2.png"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={WIDTH}x{HEIGHT}:rate=1",
+                    "-frames:v", "1", str(source)], check=True)
+    base = read_png(source).astype(np.float64)
+    rng = np.random.default_rng(42)
+    y, x = np.mgrid[0:HEIGHT, 0:WIDTH] / np.array([HEIGHT, WIDTH])[:, None, None]
+    sky = np.stack([0.35 + 0.3 * x, 0.55 + 0.2 * y, 0.9 - 0.5 * y], axis=-1) * 255
+    blobs = np.zeros_like(sky)
+    for _ in range(12):
+        cx, cy, r = rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.05, 0.25)
+        weight = np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r))[..., None]
+        blobs += weight * (rng.uniform(0, 255, 3) - 128)
+    image = 0.45 * base + 0.55 * sky + blobs + rng.normal(0, 6, sky.shape)
+    path = directory / "photo.png"
+    write_png(path, np.clip(np.rint(image), 0, 255))
+    return directory, path
+
+
+def python_cube(path, size):
+    """A .cube written here, independently of PointPaint's writer: a hue-twisting matrix, a gamma
+    and a gentle ripple, with a title, comments and an explicit unit domain."""
+    axis = np.linspace(0, 1, size)
+    b, g, r = np.meshgrid(axis, axis, axis, indexing="ij")  # red fastest in C order
+    rgb = np.stack([r, g, b], axis=-1).reshape(-1, 3)
+    twist = np.array([[0.85, 0.25, -0.1], [0.1, 0.8, 0.1], [-0.05, 0.3, 0.75]])
+    out = np.clip(rgb @ twist.T, 0, 1) ** 0.8 + 0.03 * np.sin(9 * rgb[:, [1, 2, 0]])
+    out = np.clip(out, 0, 1)
+    with open(path, "w") as f:
+        f.write(f'# written by test_lut_ffmpeg.py\nTITLE "twist {size}"\nLUT_3D_SIZE {size}\n')
+        f.write("DOMAIN_MIN 0.0 0.0 0.0\nDOMAIN_MAX 1.0 1.0 1.0\n\n")
+        for row in out:
+            f.write(f"{row[0]:.6f} {row[1]:.6f} {row[2]:.6f}\n")
+
+
+def compare(pointpaint_bin, directory, photo, cube):
+    ours = directory / f"ours-{cube.stem}.png"
+    theirs = directory / f"ffmpeg-{cube.stem}.png"
+    subprocess.run([pointpaint_bin, "lut", "apply", str(cube), "--to", str(photo), "-o", str(ours)],
+                   check=True, capture_output=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(photo), "-vf",
+                    f"format=rgb24,lut3d=file='{cube}':interp=trilinear", "-pix_fmt", "rgb24", str(theirs)],
+                   check=True)
+    a = read_png(ours).astype(int)
+    b = read_png(theirs).astype(int)
+    original = read_png(photo).astype(int)
+    diff = np.abs(a - b)
+    # The look changed the picture (so the comparison means something) ...
+    assert np.abs(a - original).mean() > 5
+    # ... and both tools agree within one level everywhere.
+    assert diff.max() <= 1, f"max difference {diff.max()} at {np.unravel_index(diff.argmax(), diff.shape)}"
+    return diff
+
+
+@pytest.mark.parametrize("size", [17, 33, 64])
+def test_python_written_cube_matches_ffmpeg(pointpaint_bin, photo, size):
+    directory, path = photo
+    cube = directory / f"twist{size}.cube"
+    python_cube(cube, size)
+    compare(pointpaint_bin, directory, path, cube)
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--look", "cyanotype", "--saturation", "0.4", "--contrast", "0.2"],
+    ["--look", "night-vision", "--strength", "0.7", "--temperature=-0.5"],
+    ["--look", "noir", "--brightness", "0.3"],
+])
+def test_pointpaint_made_cube_matches_ffmpeg(pointpaint_bin, photo, arguments):
+    directory, path = photo
+    cube = directory / f"made-{arguments[1]}.cube"
+    subprocess.run([pointpaint_bin, "lut", "make", *arguments, "--size", "33", "-o", str(cube)],
+                   check=True, capture_output=True)
+    compare(pointpaint_bin, directory, path, cube)
+
+
+def test_png_and_cube_forms_grade_alike(pointpaint_bin, photo):
+    directory, path = photo
+    cube = directory / "twist33.cube"
+    python_cube(cube, 33)
+    as_png = directory / "twist33.png"
+    # Composing with the identity converts the .cube to a 16-bit PNG cube.
+    identity = directory / "identity33.png"
+    subprocess.run([pointpaint_bin, "lut", "identity", "--size", "33", "-o", str(identity)], check=True, capture_output=True)
+    subprocess.run([pointpaint_bin, "lut", "compose", str(identity), str(cube), "-o", str(as_png)],
+                   check=True, capture_output=True)
+    outputs = []
+    for lut in (cube, as_png):
+        out = directory / f"graded-{lut.suffix[1:]}.png"
+        subprocess.run([pointpaint_bin, "lut", "apply", str(lut), "--to", str(path), "-o", str(out)],
+                       check=True, capture_output=True)
+        outputs.append(read_png(out).astype(int))
+    assert np.abs(outputs[0] - outputs[1]).max() <= 1
