@@ -23,7 +23,9 @@ public final class ShaderProgram: UniformSink {
     private var locations: [String: GLint] = [:]
 
     /// Compiles and links. Each stage is a list of `(file name, source)` parts, concatenated after
-    /// `#version 330 core`, each preceded by `#line 1 N` so the driver's log names the part.
+    /// `#version 330 core`; part N (from 1) is preceded by `#line N·10000+1 N`, so a log line
+    /// `N:L` (drivers that keep the source-string number) or `0:N·10000+L` (Mesa, which drops it)
+    /// both lead back to line L of part N.
     init(vertex: [(String, String)], fragment: [(String, String)]) throws {
         files = (vertex + fragment).map(\.0)
         let vs = try Self.compile(GL_VERTEX_SHADER, parts: vertex)
@@ -70,7 +72,7 @@ public final class ShaderProgram: UniformSink {
     private static func compile(_ stage: Int32, parts: [(String, String)]) throws -> GLuint {
         let shader = glCreateShader(GLe(stage))
         var texts = ["#version 330 core\n"]
-        for (i, part) in parts.enumerated() { texts.append("#line 1 \(i + 1)\n" + part.1 + "\n") }
+        for (i, part) in parts.enumerated() { texts.append("#line \((i + 1) * Self.lineStride + 1) \(i + 1)\n" + part.1 + "\n") }
         let cStrings = texts.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         var pointers = cStrings.map { UnsafePointer<GLchar>($0) }
@@ -86,15 +88,21 @@ public final class ShaderProgram: UniformSink {
         return shader
     }
 
+    /// Line numbers reserved for each part of a stage.
+    nonisolated static let lineStride = 10_000
+
     /// Turns a driver log (Mesa writes `N:LINE(COL): error: …`, others `ERROR: N:LINE: …`) into
     /// an error naming the part's file.
-    static func error(log: String, parts: [String]) -> ShaderError {
+    nonisolated static func error(log: String, parts: [String]) -> ShaderError {
         var file = parts.last ?? "shader", line: Int?
         var lines: [String] = []
         for raw in log.split(whereSeparator: \.isNewline) {
             var text = String(raw)
-            if let match = text.firstMatch(of: /(\d+):(\d+)(\(\d+\))?/), let n = Int(match.1), let l = Int(match.2) {
-                let name = n >= 1 && n <= parts.count ? parts[n - 1] : "source \(n)"
+            if let match = text.firstMatch(of: /(\d+):(\d+)(\(\d+\))?/), let n = Int(match.1), var l = Int(match.2) {
+                let part = l / lineStride
+                l %= lineStride
+                let index = part >= 1 && part <= parts.count ? part : n
+                let name = index >= 1 && index <= parts.count ? parts[index - 1] : "source \(n)"
                 if line == nil { file = name; line = l }
                 text.replaceSubrange(match.range, with: "\(name):\(l)\(match.3 ?? "")")
             }

@@ -1,0 +1,128 @@
+import PointPaint
+import Testing
+@testable import PointPaintViewer
+
+/// Records uniforms a strategy sets.
+@MainActor
+final class RecordingSink: UniformSink {
+    var values: [String: String] = [:]
+    func set(_ name: String, _ value: Float) { values[name] = "\(value)" }
+    func set(_ name: String, _ value: SIMD3<Float>) { values[name] = "\(value)" }
+    func set(_ name: String, _ value: Int32) { values[name] = "\(value)" }
+}
+
+/// A subclass overriding every requirement with a sentinel, as a new strategy would.
+@MainActor
+final class SentinelStrategy: BaseRenderStrategy {
+    var configured = 0
+    override var name: String { "sentinel" }
+    override var summary: String { "sentinel summary" }
+    override var preferredGeometry: StrategyGeometry { .points }
+    override func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry { .points }
+    override func shaders(for geometry: StrategyGeometry) -> ShaderFiles { ShaderFiles(vertex: ["s.vert"], fragment: ["s.frag"]) }
+    override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
+        configured += 1
+        uniforms.set("sentinel", Int32(7))
+    }
+}
+
+/// A strategy relying on the protocol extension's defaults only.
+@MainActor
+final class DefaultsOnlyStrategy: RenderStrategy {
+    var name: String { "defaults" }
+}
+
+@MainActor
+@Suite("Render strategy dispatch")
+struct StrategyDispatchTests {
+    @Test("Calls through [any RenderStrategy] reach each subclass's overrides, not the extension defaults")
+    func dispatchReachesOverrides() {
+        let strategies: [any RenderStrategy] = [
+            BaseRenderStrategy(), ShadedBoxesStrategy(), FlatBoxesStrategy(), PointsStrategy(), WideGamutStrategy(),
+            SentinelStrategy(),
+        ]
+        #expect(strategies.map(\.name) == ["base", "shaded", "flat", "points", "gamut", "sentinel"])
+        #expect(strategies.map(\.summary) == [
+            "unlit boxes (base strategy)", "shaded boxes (per-face light)", "flat boxes (unlit, exact colours)",
+            "round points (size in pixels)", "wide-gamut highlight (in-sRGB grey)", "sentinel summary",
+        ])
+        #expect(strategies.map(\.preferredGeometry) == [.boxes, .boxes, .boxes, .points, .boxes, .points])
+        // Within the budget only the points strategies draw points.
+        #expect(strategies.map { $0.geometry(forVoxelCount: 10, boxBudget: 100) } == [.boxes, .boxes, .boxes, .points, .boxes, .points])
+        #expect(strategies.map { $0.shaders(for: .boxes).fragment.last! } == [
+            "boxes_flat.frag", "boxes_shaded.frag", "boxes_flat.frag", "points.frag", "boxes_shaded.frag", "s.frag",
+        ])
+        #expect(strategies.map { $0.shaders(for: .boxes).fragment.first! } == [
+            "grading.glsl", "grading.glsl", "grading.glsl", "grading.glsl", "gamut.glsl", "s.frag",
+        ])
+        let settings = RenderSettings()
+        var sinks: [RecordingSink] = []
+        for strategy in strategies {
+            let sink = RecordingSink()
+            strategy.configure(sink, settings: settings, geometry: strategy.preferredGeometry)
+            sinks.append(sink)
+        }
+        #expect(sinks[0].values.isEmpty)                              // base: boxes need nothing
+        #expect(sinks[1].values["ambient"] != nil && sinks[1].values["lightDirection"] != nil)
+        #expect(sinks[2].values.isEmpty)
+        #expect(sinks[3].values["roundPoints"] == "1" && sinks[3].values["worldPointSize"] == "0.0")
+        #expect(sinks[4].values["gamutTolerance"] != nil && sinks[4].values["lightDirection"] != nil)
+        #expect(sinks[5].values == ["sentinel": "7"])
+        #expect((strategies[5] as? SentinelStrategy)?.configured == 1)
+    }
+
+    @Test("Past the box budget, box strategies fall back to points sized in world units")
+    func fallback() {
+        let strategies: [any RenderStrategy] = [ShadedBoxesStrategy(), FlatBoxesStrategy(), WideGamutStrategy()]
+        for strategy in strategies {
+            #expect(strategy.geometry(forVoxelCount: 1_000_001, boxBudget: 250_000) == .points)
+            #expect(strategy.shaders(for: .points).vertex == ["points.vert"])
+            let sink = RecordingSink()
+            var settings = RenderSettings()
+            settings.boxSize = 0.25
+            strategy.configure(sink, settings: settings, geometry: .points)
+            #expect(sink.values["worldPointSize"] == "0.25")
+        }
+        #expect(WideGamutStrategy().shaders(for: .points).fragment == ["gamut.glsl", "points.frag"])
+    }
+
+    @Test("A strategy without overrides gets the extension's defaults")
+    func defaults() {
+        let strategy: any RenderStrategy = DefaultsOnlyStrategy()
+        #expect(strategy.summary == "defaults")
+        #expect(strategy.preferredGeometry == .boxes)
+        #expect(strategy.geometry(forVoxelCount: 5, boxBudget: 4) == .points)
+        #expect(strategy.shaders(for: .boxes) == ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"]))
+        let sink = RecordingSink()
+        strategy.configure(sink, settings: RenderSettings(), geometry: .boxes)
+        #expect(sink.values.isEmpty)
+    }
+
+    @Test("Every strategy's shader files are embedded", arguments: StrategyKind.allCases)
+    func shadersEmbedded(kind: StrategyKind) {
+        let strategy = kind.makeStrategy()
+        #expect(strategy.name == kind.rawValue)
+        for geometry in StrategyGeometry.allCases {
+            let files = strategy.shaders(for: geometry)
+            for file in files.vertex + files.fragment {
+                #expect(EmbeddedShaders.sources[file] != nil, "\(file) is not embedded")
+            }
+        }
+    }
+}
+
+@Suite("Shader error messages")
+struct ShaderErrorMessageTests {
+    @Test("Driver logs map back to the part's file and line", arguments: [
+        "0:30003(19): error: `x' undeclared",        // Mesa: source number dropped, line carries the part
+        "2:3(19): error: `x' undeclared",            // source-string number kept
+        "ERROR: 2:3: 'x' : undeclared identifier",   // other drivers' style
+    ])
+    func mapping(log: String) {
+        let error = ShaderProgram.error(log: log, parts: ["grading.glsl", "broken.frag", "other.frag"])
+        #expect(error.file == "broken.frag" || log.hasPrefix("0:30003"))
+        if log.hasPrefix("0:30003") { #expect(error.file == "other.frag") }
+        #expect(error.line == 3)
+        #expect(error.description.contains(".frag:3"))
+    }
+}
