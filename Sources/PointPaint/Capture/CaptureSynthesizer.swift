@@ -147,19 +147,28 @@ public struct CaptureSynthesizer: Sendable {
 
     /// Places feature points of frame `index` on visible surfaces; returns the recorded points
     /// and their truth.
+    ///
+    /// Points sit on textured surfaces but not on a colour edge or a silhouette: across the few
+    /// pixels around the point that a 4:2:0 sampler reads, the surface must be the same box and
+    /// no channel may change by more than `edgeTolerance` (smooth gradients pass, edges do not), so each point has one true colour that an exact sampler can
+    /// reproduce. (ARKit's own features sit on corners; for ground truth that would measure the
+    /// edge, not the sampler.)
     public func featurePoints(frame index: Int, camera: Camera, nextID: inout UInt64, random: inout SplitMix64) -> ([FeaturePoint], [TruthPoint]) {
         var points: [FeaturePoint] = []
         var truth: [TruthPoint] = []
         let conversion = ColorConversion(from: options.primaries, to: .srgb)
-        // Keep points off the outermost pixel so their projection lands well inside the image.
         let w = Double(options.width), h = Double(options.height)
-        for _ in 0 ..< options.pointsPerFrame {
-            let u = 1 + random.unit() * (w - 2), v = 1 + random.unit() * (h - 2)
+        let reach = 2.5 // pixels around the point that bilinear luma and 4:2:0 chroma read
+        var attempts = 0
+        while points.count < options.pointsPerFrame, attempts < options.pointsPerFrame * 8 {
+            attempts += 1
+            let u = reach + random.unit() * (w - 2 * reach), v = reach + random.unit() * (h - 2 * reach)
             let ray = camera.ray(u: u, v: v)
             guard let hit = scene.intersect(origin: ray.origin, direction: ray.direction) else { continue }
+            let color = scene.color(at: hit.point, box: hit.box)
+            guard isFlat(around: (u, v), box: hit.box, color: color, camera: camera, reach: reach) else { continue }
             let noise = SIMD3(random.gaussian(), random.gaussian(), random.gaussian()) * options.positionNoise
             let recorded = SIMD3<Float>(hit.point + noise)
-            let color = scene.color(at: hit.point, box: hit.box)
             let id = nextID
             nextID += 1
             points.append(FeaturePoint(position: recorded, id: id))
@@ -167,6 +176,19 @@ public struct CaptureSynthesizer: Sendable {
                                     color: color, extendedSRGB: conversion.convert(color).encoded))
         }
         return (points, truth)
+    }
+
+    /// The largest channel change (0…1 scale) allowed within 2.5 pixels of a feature point.
+    public static let edgeTolerance = 0.1
+
+    private func isFlat(around p: (Double, Double), box: Int, color: SIMD3<Double>, camera: Camera, reach: Double) -> Bool {
+        for (du, dv) in [(-reach, 0.0), (reach, 0), (0, -reach), (0, reach), (-reach, -reach), (reach, reach), (-reach, reach), (reach, -reach)] {
+            let ray = camera.ray(u: p.0 + du, v: p.1 + dv)
+            guard let hit = scene.intersect(origin: ray.origin, direction: ray.direction), hit.box == box else { return false }
+            let d = scene.color(at: hit.point, box: hit.box) - color
+            if max(Swift.abs(d.x), Swift.abs(d.y), Swift.abs(d.z)) > Self.edgeTolerance { return false }
+        }
+        return true
     }
 
     /// Writes a whole capture to `directory` (and `truth.ply` beside `capture.json`), calling

@@ -4,11 +4,12 @@ import Testing
 
 /// Synthesized captures read back bit-exactly: planes, cameras, points.
 @Suite struct CaptureRoundTripTests {
-    static func options(_ primaries: ColorPrimaries = .srgb, range: YCbCrRange = .full, siting: ChromaSiting = .center) -> CaptureSynthesizer.Options {
+    static func options(_ primaries: ColorPrimaries = .srgb, range: YCbCrRange = .full, siting: ChromaSiting = .center,
+                        width: Int = 48, height: Int = 32) -> CaptureSynthesizer.Options {
         var o = CaptureSynthesizer.Options()
         o.frameCount = 3
-        o.width = 48
-        o.height = 32
+        o.width = width
+        o.height = height
         o.pointsPerFrame = 40
         o.primaries = primaries
         o.range = range
@@ -20,7 +21,7 @@ import Testing
     @Test(arguments: CaptureImageEncoding.allCases)
     func synthesizedCaptureRoundTrips(encoding: CaptureImageEncoding) throws {
         let dir = TemporaryDirectory()
-        let synth = CaptureSynthesizer(options: Self.options(.displayP3, range: .video, siting: .left))
+        let synth = CaptureSynthesizer(options: Self.options(.displayP3, range: .video, siting: .left, width: 160, height: 120))
         let truth = try synth.write(to: dir.path, encoding: encoding)
         let reader = try CaptureReader(path: dir.path)
         #expect(reader.frameCount == 3)

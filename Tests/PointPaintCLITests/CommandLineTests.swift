@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import PointPaint
+
+/// Runs the built `pointpaint` executable (beside the test bundle) as a person would.
+struct Tool {
+    static let path: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for dir in [beside, beside.deletingLastPathComponent()] {
+            let candidate = dir.appendingPathComponent("pointpaint").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return beside.appendingPathComponent("pointpaint").path
+    }()
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+func temporaryDirectory() -> String {
+    let path = NSTemporaryDirectory() + "/pointpaint-cli-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+@Suite struct CommandLineTests {
+    @Test func synthInfoReplayAndSample() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/cap"
+        let synth = try Tool.run(["synth", "-o", capture, "--frames", "3", "--size", "64x48", "--points", "60", "--encoding", "png"])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let info = try Tool.run(["info", capture])
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("frames:       3"))
+        #expect(info.stdout.contains("64x48, stored as png"))
+        #expect(info.stdout.contains("full range, bt601 matrix, srgb primaries"))
+        #expect(info.stdout.contains("problems:     none"))
+        let replay = try Tool.run(["replay", capture, "-o", dir + "/cloud.ply", "--voxel-size", "0.05"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("replayed 3 frames"))
+        #expect(!replay.stderr.contains("\r"), "no terminal redraws when stderr is not a terminal")
+        let ply = try Tool.run(["info", dir + "/cloud.ply"])
+        #expect(ply.stdout.contains("voxel_size 0.05"))
+        let sample = try Tool.run(["sample", capture, "--at", "0.5,0.5", "--at", "2,2", "--json"])
+        #expect(sample.status == 0)
+        #expect(sample.stdout.contains("\"rgb8\""))
+        #expect(sample.stdout.contains("\"outside\": true"))
+    }
+
+    @Test(arguments: [
+        (["info", "/nonexistent/capture"], "/nonexistent/capture"),
+        (["replay", "/nonexistent/capture", "-o", "/tmp/x.ply"], "no such directory"),
+        (["synth", "-o", "/tmp/x", "--size", "63x48"], "--size"),
+        (["sample", "Captures/sample"], "--at"),
+        (["info", "/nonexistent.ply"], "/nonexistent.ply"),
+    ])
+    func badInputGivesOneClearLine(arguments: [String], expected: String) throws {
+        let result = try Tool.run(arguments)
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") && !$0.isEmpty }
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+    }
+
+    @Test func damagedCaptureIsReportedWithFileAndPlace() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/cap"
+        #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"]).status == 0)
+        let frame = capture + "/frames/000001.nv12"
+        try Data(repeating: 0, count: 100).write(to: URL(fileURLWithPath: frame))
+        for command in [["info", capture], ["replay", capture, "-o", dir + "/o.ply"]] {
+            let result = try Tool.run(command)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("frames/000001.nv12"))
+            #expect(result.stderr.contains("expected 768 bytes"))
+            #expect(result.stderr.contains("found 100"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.ply"), "no output from a failed run")
+    }
+}
