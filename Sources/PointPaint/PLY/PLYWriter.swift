@@ -77,7 +77,7 @@ public struct PLYWriter: Sendable {
         switch wideColor {
         case .always: wide = true
         case .never: wide = false
-        case .auto: wide = cloud.colors.contains { c in !(c.min() >= 0 && c.max() <= 1) }
+        case .auto: wide = PLYWriter.hasWideColor(cloud.colors)
         }
         let n = cloud.count
         let vertices = geometry == .boxes ? n * 8 : n
@@ -96,6 +96,17 @@ public struct PLYWriter: Sendable {
         }
         return PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
                                      bigEndian: encoding == .binaryBigEndian)
+    }
+
+    /// Whether some channel lies outside 0…1 (or is NaN).
+    static func hasWideColor(_ colors: [SIMD3<Float>]) -> Bool {
+        colors.withUnsafeBufferPointer { c in
+            var inside = true
+            for v in c {
+                inside = inside && v.x >= 0 && v.x <= 1 && v.y >= 0 && v.y <= 1 && v.z >= 0 && v.z <= 1
+            }
+            return !inside
+        }
     }
 
     /// Corner `c` of a unit cube: bit 0 x, bit 1 y, bit 2 z, each −½ or +½.

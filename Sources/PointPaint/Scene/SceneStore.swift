@@ -202,7 +202,7 @@ public struct SceneStore: Sendable {
         return UInt32(frame)
     }
 
-    /// `SRGBTransfer.encode` with a fast path for the linear segment.
+    /// Channel-wise `SRGBTransfer.encode`.
     @inline(__always)
     static func encode(_ c: SIMD3<Float>) -> SIMD3<Float> {
         SIMD3(SRGBTransfer.encode(c.x), SRGBTransfer.encode(c.y), SRGBTransfer.encode(c.z))
@@ -263,6 +263,8 @@ extension SceneStore {
         private var table: UnsafeMutablePointer<UInt64>
         /// log2 of the table's capacity.
         private var tableBits: Int
+        /// Scratch for `Handle.warm`.
+        private let sink = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
 
         init(expectedVoxels: Int) {
             recordCapacity = max(16, expectedVoxels)
@@ -271,9 +273,11 @@ extension SceneStore {
             while Storage.maxLoad(bits: tableBits) < expectedVoxels { tableBits += 1 }
             table = .allocate(capacity: 1 << tableBits)
             table.initialize(repeating: 0, count: 1 << tableBits)
+            sink.initialize(to: 0)
         }
 
         deinit {
+            sink.deallocate()
             records.deallocate()
             table.deallocate()
         }
@@ -322,7 +326,7 @@ extension SceneStore {
             let needed = count + extra
             if needed > recordCapacity { growRecords(to: needed) }
             if needed > Storage.maxLoad(bits: tableBits) { growTable(for: needed) }
-            var handle = Handle(records: records, count: count, table: table, tableBits: tableBits)
+            var handle = Handle(records: records, count: count, table: table, tableBits: tableBits, sink: sink)
             let result = body(&handle)
             count = handle.count
             return result
@@ -361,6 +365,8 @@ extension SceneStore {
         var count: Int
         let table: UnsafeMutablePointer<UInt64>
         let tableBits: Int
+        /// Where `warm` leaves a value derived from its loads, so they are not optimised away.
+        let sink: UnsafeMutablePointer<Int64>
 
         /// Index of the record with `key`, appending an empty one when there is none.
         @inline(__always)
@@ -420,7 +426,14 @@ extension SceneStore {
             var accepted = 0
             var lastKey: Int64 = -1
             var lastIndex = 0
+            var group = range.lowerBound
             for j in range {
+                if j == group {
+                    // Touch the hash slots and records of the next few samples first: these loads are
+                    // independent, so their cache misses overlap instead of queueing one by one.
+                    group = min(range.upperBound, j + Handle.lookahead)
+                    warm(points: points, range: j ..< group, voxelSize: voxelSize)
+                }
                 guard let key = VoxelKey.packedCell(points[j], voxelSize: voxelSize) else { continue }
                 accepted += 1
                 let color = colors[j]
@@ -440,6 +453,28 @@ extension SceneStore {
                 }
             }
             return accepted
+        }
+
+        /// Samples whose hash slots and records are loaded ahead of use.
+        static let lookahead = 16
+
+        /// Loads the table entries and records the samples in `range` will touch, so the misses
+        /// overlap. Changes nothing.
+        @inline(__always)
+        func warm(points: UnsafeBufferPointer<SIMD3<Float>>, range: Range<Int>, voxelSize: Float) {
+            let mask = (1 << tableBits) - 1
+            let shift = UInt64(64 - tableBits)
+            var entries = SIMD16<UInt64>()
+            for (k, j) in range.enumerated() {
+                guard let key = VoxelKey.packedCell(points[j], voxelSize: voxelSize) else { continue }
+                let pos = Int(truncatingIfNeeded: Storage.hash(key) >> shift) & mask
+                entries[k] = table[pos]
+            }
+            var sink: Int64 = 0
+            for k in 0 ..< range.count where entries[k] != 0 {
+                sink &+= records[Int(truncatingIfNeeded: entries[k] & 0xFFFF_FFFF) - 1].count == 0 ? 1 : 0
+            }
+            self.sink.pointee &+= sink  // keeps the loads alive
         }
 
         /// Folds in another store's record as if its samples came after this store's.
