@@ -16,8 +16,10 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // libyuv (Debian's libyuv-dev ships no pkg-config file): the peer of the Sampling benchmarks.
+        .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         .executableTarget(
-            name: "Sampling", dependencies: benchmarkDependencies, path: "Benchmarks/Sampling",
+            name: "Sampling", dependencies: benchmarkDependencies + ["CLibYUV"], path: "Benchmarks/Sampling",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
             name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",

@@ -1,0 +1,212 @@
+/// The unsafe part of whole-frame conversion: plane and output addresses, reached only inside
+/// `FrameConverter.convert`'s `withUnsafeBytes` scopes, and the row kernels. Each kernel writes
+/// only the rows of the row pairs it is given, so bands may run on different threads.
+struct FramePlanes: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let luma: UnsafeRawPointer
+    let lumaStride: Int
+    let chroma: UnsafeRawPointer
+    let chromaStride: Int
+    let output: UnsafeMutableRawPointer
+    let layout: PixelLayout
+
+    init(image: NV12Image, luma: UnsafeRawBufferPointer, chroma: UnsafeRawBufferPointer,
+         output: UnsafeMutableRawBufferPointer, layout: PixelLayout) {
+        // NV12Image's initialiser already checked that both planes fit their buffers.
+        precondition(output.count >= image.width * image.height * layout.bytesPerPixel, "output too small")
+        width = image.width
+        height = image.height
+        self.luma = luma.baseAddress! + image.lumaOffset
+        lumaStride = image.lumaStride
+        self.chroma = chroma.baseAddress! + image.chromaOffset
+        chromaStride = image.chromaStride
+        self.output = output.baseAddress!
+        self.layout = layout
+    }
+
+    // MARK: Nearest (fast path)
+
+    /// Converts row pairs `pairs` with nearest chroma.
+    func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
+        precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
+        let rowBytes = width * 4
+        switch layout {
+        case .rgba8:
+            for pair in pairs {
+                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, k)
+            }
+        case .rgb8:
+            // Convert to RGBA in a scratch pair of rows, then drop alpha.
+            withUnsafeTemporaryAllocation(byteCount: 2 * rowBytes, alignment: 32) { scratch in
+                let s = scratch.baseAddress!
+                for pair in pairs {
+                    nearestRowPair(pair, into: s, rowBytes: rowBytes, k)
+                    dropAlpha(from: s, to: output + 2 * pair * width * 3, pixels: 2 * width)
+                }
+            }
+        }
+    }
+
+    /// Rows 2·pair and 2·pair+1 as RGBA into `out` (the second row `rowBytes` after the first).
+    @inline(__always)
+    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ k: FrameConverterConstants) {
+        let y0 = luma + 2 * pair * lumaStride
+        let y1 = y0 + lumaStride
+        let c = chroma + pair * chromaStride
+        let o1 = out + rowBytes
+        guard width >= 16 else {
+            for x in 0 ..< width {
+                let cb = c.load(fromByteOffset: x & ~1, as: UInt8.self), cr = c.load(fromByteOffset: x | 1, as: UInt8.self)
+                for half in 0 ..< 2 {
+                    let (r, g, b) = k.nearestPixel(y: (half == 0 ? y0 : y1).load(fromByteOffset: x, as: UInt8.self), cb: cb, cr: cr)
+                    (half == 0 ? out : o1).storeBytes(of: UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000,
+                                                      toByteOffset: 4 * x, as: UInt32.self)
+                }
+            }
+            return
+        }
+        var x = 0
+        while true {
+            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, k)
+            if x == width - 16 { break }
+            // The last step overlaps the previous one when width is not a multiple of 16; it
+            // writes the same values again.
+            x = min(x + 16, width - 16)
+        }
+    }
+
+    /// 16 pixels × 2 rows sharing 8 chroma pairs: the fast kernel.
+    ///
+    /// Lanes: one 16-bit lane a pixel. Chroma terms are computed once per pair in 32-bit lanes
+    /// and duplicated into both pixels' 16-bit lanes by `t & 0xFFFF | t << 16`; the RGBA words
+    /// are built by widening `R | G << 8` and `B | 0xFF00` and merging them.
+    @inline(__always)
+    private static func nearest16x2(_ y0: UnsafeRawPointer, _ y1: UnsafeRawPointer, _ c: UnsafeRawPointer,
+                                    _ o0: UnsafeMutableRawPointer, _ o1: UnsafeMutableRawPointer,
+                                    _ k: FrameConverterConstants) {
+        // Eight Cb,Cr pairs as 32-bit lanes: Cb | Cr << 8.
+        let pairs = SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(as: SIMD8<UInt16>.self))
+        let cb = pairs & 0xFF, cr = pairs &>> 8
+        let shift = FrameConverterConstants.termShift
+        let r = (cr &* k.red &+ k.redBias) &>> shift
+        let g = (k.greenBias &- cb &* k.greenCb &- cr &* k.greenCr) &>> shift
+        let b = (cb &* k.blue &+ k.blueBias) &>> shift
+        let rt = duplicated(r), gt = duplicated(g), bt = duplicated(b)
+        row16(y0, o0, rt, gt, bt, k)
+        row16(y1, o1, rt, gt, bt, k)
+    }
+
+    /// Each 32-bit term into both 16-bit halves: lane 2i and 2i+1 of the result hold term i.
+    @inline(__always)
+    private static func duplicated(_ t: SIMD8<Int32>) -> SIMD16<Int16> {
+        unsafeBitCast((t & 0xFFFF) | (t &<< 16), to: SIMD16<Int16>.self)
+    }
+
+    @inline(__always)
+    private static func row16(_ y: UnsafeRawPointer, _ o: UnsafeMutableRawPointer,
+                              _ rt: SIMD16<Int16>, _ gt: SIMD16<Int16>, _ bt: SIMD16<Int16>, _ k: FrameConverterConstants) {
+        let bytes = y.loadUnaligned(as: SIMD16<UInt8>.self)
+        let wide = SIMD16<UInt16>(lowHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.lowHalf),
+                                  highHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.highHalf))
+        let yv = unsafeBitCast((wide &* k.lumaScale) &>> k.lumaShift, to: SIMD16<Int16>.self)
+        let red = clamp8(yv &+ rt)
+        let green = clamp8(yv &+ gt)
+        let blue = clamp8(yv &+ bt)
+        let rg = unsafeBitCast(red | green &<< 8, to: SIMD16<UInt16>.self)
+        let ba = unsafeBitCast(blue, to: SIMD16<UInt16>.self) | 0xFF00
+        let lo = SIMD8<UInt32>(truncatingIfNeeded: rg.lowHalf) | SIMD8<UInt32>(truncatingIfNeeded: ba.lowHalf) &<< 16
+        let hi = SIMD8<UInt32>(truncatingIfNeeded: rg.highHalf) | SIMD8<UInt32>(truncatingIfNeeded: ba.highHalf) &<< 16
+        o.storeBytes(of: lo, as: SIMD8<UInt32>.self)
+        o.storeBytes(of: hi, toByteOffset: 32, as: SIMD8<UInt32>.self)
+    }
+
+    /// An F5 value to 0…255: clamped to 0…8191 (255 · 32 + 31) with shift-and-mask arithmetic,
+    /// which compiles to one vector max and one min (`.clamped` and `pointwiseMin/Max` do not
+    /// inline), then shifted down.
+    @inline(__always)
+    private static func clamp8(_ v: SIMD16<Int16>) -> SIMD16<Int16> {
+        let z = v & ~(v &>> 15)                 // negative → 0
+        let over = (8191 &- z) &>> 15           // all ones where z > 8191
+        return ((z | over) & 8191) &>> 5
+    }
+
+    /// Copies `pixels` RGBA pixels to RGB.
+    private func dropAlpha(from s: UnsafeRawPointer, to d: UnsafeMutableRawPointer, pixels: Int) {
+        var i = 0
+        // Four bytes stored a pixel, advancing three: the fourth is overwritten by the next pixel.
+        while i < pixels - 1 {
+            d.storeBytes(of: s.load(fromByteOffset: 4 * i, as: UInt32.self), toByteOffset: 3 * i, as: UInt32.self)
+            i += 1
+        }
+        for j in 0 ..< 3 { d.storeBytes(of: s.load(fromByteOffset: 4 * i + j, as: UInt8.self), toByteOffset: 3 * i + j, as: UInt8.self) }
+    }
+
+    // MARK: Bilinear
+
+    /// Converts row pairs `pairs` with bilinear chroma (DESIGN.md siting, edges clamped).
+    ///
+    /// Chroma is interpolated exactly in sixteenths of a code (weights are multiples of 1/4 on
+    /// each axis), then decoded with 32-bit arithmetic in 16-bit fractions of a level.
+    func convertBilinear(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
+        precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
+        let cw = width / 2, ch = height / 2
+        let bpp = layout.bytesPerPixel
+        // Vertically blended chroma row (quarters) and horizontally upsampled row (sixteenths).
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * cw + 2 * width) { scratch in
+            let v = scratch.baseAddress!, h = v + 2 * cw
+            for pair in pairs {
+                for half in 0 ..< 2 {
+                    let row = 2 * pair + half
+                    // Chroma row position (row + 0.5)/2 − 0.5: rows pair−1, pair (¼, ¾) for an
+                    // even row, pair, pair+1 (¾, ¼) for an odd one, clamped.
+                    let other = min(max(half == 0 ? pair - 1 : pair + 1, 0), ch - 1)
+                    let near = chroma + pair * chromaStride, far = chroma + other * chromaStride
+                    for i in 0 ..< 2 * cw {
+                        v[i] = 3 * Int32(near.load(fromByteOffset: i, as: UInt8.self)) + Int32(far.load(fromByteOffset: i, as: UInt8.self))
+                    }
+                    upsample(v, into: h, chromaWidth: cw, left: k.leftSited)
+                    decodeBilinearRow(luma + row * lumaStride, h, output + row * width * bpp, k)
+                }
+            }
+        }
+    }
+
+    /// Horizontal upsampling of a quarter-scaled chroma row to one Cb,Cr pair a pixel, in
+    /// sixteenths. Centre siting: x = 2i takes chroma i−1, i (¼, ¾); x = 2i+1 takes i, i+1 (¾, ¼).
+    /// Left siting: x = 2i takes chroma i; x = 2i+1 takes i, i+1 (½, ½). Edges clamped.
+    private func upsample(_ v: UnsafeMutablePointer<Int32>, into h: UnsafeMutablePointer<Int32>, chromaWidth cw: Int, left: Bool) {
+        for i in 0 ..< cw {
+            let prev = max(i - 1, 0), next = min(i + 1, cw - 1)
+            for c in 0 ..< 2 {
+                let here = v[2 * i + c]
+                if left {
+                    h[4 * i + c] = 4 * here
+                    h[4 * i + 2 + c] = 2 * here + 2 * v[2 * next + c]
+                } else {
+                    h[4 * i + c] = 3 * here + v[2 * prev + c]
+                    h[4 * i + 2 + c] = 3 * here + v[2 * next + c]
+                }
+            }
+        }
+    }
+
+    /// Decodes one row from luma and per-pixel chroma in sixteenths.
+    private func decodeBilinearRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int32>, _ o: UnsafeMutableRawPointer,
+                                   _ k: FrameConverterConstants) {
+        let bpp = layout.bytesPerPixel
+        for x in 0 ..< width {
+            let yv = Int32(y.load(fromByteOffset: x, as: UInt8.self)) &* k.bilinearLuma &+ k.bilinearLumaBias
+            // Chroma in sixteenths, centred on 128 · 16 = 2048.
+            let cb = h[2 * x] &- 2048, cr = h[2 * x + 1] &- 2048
+            let r = (yv &+ cr &* k.bilinearRed) >> 16
+            let g = (yv &- cb &* k.bilinearGreenCb &- cr &* k.bilinearGreenCr) >> 16
+            let b = (yv &+ cb &* k.bilinearBlue) >> 16
+            let p = o + bpp * x
+            p.storeBytes(of: FrameConverterConstants.clamp8(r), as: UInt8.self)
+            p.storeBytes(of: FrameConverterConstants.clamp8(g), toByteOffset: 1, as: UInt8.self)
+            p.storeBytes(of: FrameConverterConstants.clamp8(b), toByteOffset: 2, as: UInt8.self)
+            if bpp == 4 { p.storeBytes(of: 255, toByteOffset: 3, as: UInt8.self) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+extension FrameConverter {
+    /// The plain reference conversion: scalar, double precision, per DESIGN.md ("Colour,
+    /// exactly"), through `YCbCrEncoding.rgb(y:cb:cr:)`; each channel is scaled to 0…255,
+    /// clamped and rounded to nearest. Same signature and output layout as `convert`, about
+    /// two orders of magnitude slower; tests hold the fast path to it.
+    ///
+    /// - Complexity: O(width × height).
+    public func convertReference(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+                                 into output: inout [UInt8]) {
+        let bpp = layout.bytesPerPixel
+        let count = image.width * image.height * bpp
+        if output.count != count { output = [UInt8](repeating: 0, count: count) }
+        let cw = image.chromaWidth, ch = image.chromaHeight
+        for y in 0 ..< image.height {
+            for x in 0 ..< image.width {
+                let (cb, cr): (Double, Double)
+                switch interpolation {
+                case .nearest:
+                    let c = image.chromaValue(x: x / 2, y: y / 2)
+                    (cb, cr) = (Double(c.cb), Double(c.cr))
+                case .bilinear:
+                    // Chroma texel position of this pixel's centre, DESIGN.md.
+                    let px = (Double(x) + 0.5) / 2 - 0.5 + (siting == .left ? 0.25 : 0)
+                    let py = (Double(y) + 0.5) / 2 - 0.5
+                    let fx = px.rounded(.down), fy = py.rounded(.down)
+                    let ax = px - fx, ay = py - fy
+                    let x0 = min(max(Int(fx), 0), cw - 1), x1 = min(max(Int(fx) + 1, 0), cw - 1)
+                    let y0 = min(max(Int(fy), 0), ch - 1), y1 = min(max(Int(fy) + 1, 0), ch - 1)
+                    func at(_ i: Int, _ j: Int) -> SIMD2<Double> {
+                        let c = image.chromaValue(x: i, y: j)
+                        return SIMD2(Double(c.cb), Double(c.cr))
+                    }
+                    let top = at(x0, y0) * (1 - ax) + at(x1, y0) * ax
+                    let bottom = at(x0, y1) * (1 - ax) + at(x1, y1) * ax
+                    let c = top * (1 - ay) + bottom * ay
+                    (cb, cr) = (c.x, c.y)
+                }
+                let rgb = encoding.rgb(y: Double(image.lumaValue(x: x, y: y)), cb: cb, cr: cr)
+                let i = (y * image.width + x) * bpp
+                for channel in 0 ..< 3 {
+                    output[i + channel] = UInt8(min(max(rgb[channel] * 255, 0), 255).rounded(.toNearestOrAwayFromZero))
+                }
+                if bpp == 4 { output[i + 3] = 255 }
+            }
+        }
+    }
+}

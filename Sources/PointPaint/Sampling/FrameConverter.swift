@@ -1,0 +1,107 @@
+import Foundation
+
+/// The byte layout of a converted frame: interleaved 8-bit R′G′B′ samples, row after row,
+/// `width * bytesPerPixel` bytes a row with no padding.
+public enum PixelLayout: String, Sendable, CaseIterable, Hashable {
+    /// R, G, B, A (A = 255) — four bytes a pixel, the layout textures and PNG RGBA use.
+    case rgba8
+    /// R, G, B — three bytes a pixel.
+    case rgb8
+
+    /// Bytes per pixel: 4 or 3.
+    public var bytesPerPixel: Int {
+        switch self {
+        case .rgba8: 4
+        case .rgb8: 3
+        }
+    }
+}
+
+/// Converts whole NV12 frames to 8-bit R′G′B′ (in the capture's own primaries: no gamut
+/// conversion), clamped to 0…255 and rounded, for PNG export and the viewer's camera view.
+///
+/// Chroma interpolation:
+/// - `.nearest`: every 2×2 block of pixels shares its chroma sample, as libyuv does and as a
+///   nearest sampler at pixel centres gives with centre siting. Siting is ignored. This is the
+///   fast path: a vectorised fixed-point kernel (Swift SIMD, 16 pixels × 2 rows a step) whose
+///   output stays within 1 level of the double-precision reference, and almost always equals it.
+/// - `.bilinear`: chroma upsampled per DESIGN.md (chroma texel position (x+0.5)/2 − 0.5, plus
+///   0.25 texel for left siting, edges clamped), then the matrix. Slower.
+///
+/// `convertReference` is the plain, scalar, double-precision version of the same conversion;
+/// tests hold the fast one to it.
+///
+/// For the fast path to use 256-bit vectors, build with AVX2 code generation on the command
+/// line: `swift build -c release -Xswiftc -Xcc -Xswiftc -mavx2` (see Benchmarks/README.md).
+///
+/// ```swift
+/// let converter = FrameConverter(encoding: .arkit)
+/// var rgba: [UInt8] = []
+/// converter.convert(frame.image, into: &rgba)   // 1920×1440 → 11 MB of RGBA
+/// ```
+public struct FrameConverter: Sendable, Hashable {
+    /// Matrix and range used to decode.
+    public var encoding: YCbCrEncoding
+    /// Chroma siting, used by bilinear conversion.
+    public var siting: ChromaSiting
+
+    /// A converter for frames encoded with `encoding` whose chroma sits at `siting`.
+    public init(encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center) {
+        self.encoding = encoding
+        self.siting = siting
+    }
+
+    /// Converts `image` into `output`, resizing it to `width * height * layout.bytesPerPixel`
+    /// bytes when its size differs (so a reused array is not reallocated).
+    ///
+    /// - Parameters:
+    ///   - threads: how many cores to split the rows over (`DispatchQueue.concurrentPerform`);
+    ///     1 converts on the calling thread. The output is identical for any count.
+    /// - Complexity: O(width × height).
+    public func convert(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+                        threads: Int = 1, into output: inout [UInt8]) {
+        let count = image.width * image.height * layout.bytesPerPixel
+        if output.count != count { output = [UInt8](repeating: 0, count: count) }
+        let constants = FrameConverterConstants(encoding: encoding, siting: siting)
+        image.luma.withUnsafeBytes { luma in
+            image.chroma.withUnsafeBytes { chroma in
+                output.withUnsafeMutableBytes { out in
+                    let planes = FramePlanes(image: image, luma: luma, chroma: chroma, output: out, layout: layout)
+                    Self.forEachBand(rowPairs: image.height / 2, threads: threads) { pairs in
+                        switch interpolation {
+                        case .nearest: planes.convertNearest(rowPairs: pairs, constants)
+                        case .bilinear: planes.convertBilinear(rowPairs: pairs, constants)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The converted frame as a new array (see `convert(_:to:interpolation:threads:into:)`).
+    public func converted(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+                          threads: Int = 1) -> [UInt8] {
+        var output: [UInt8] = []
+        convert(image, to: layout, interpolation: interpolation, threads: threads, into: &output)
+        return output
+    }
+
+    /// The converted frame as an 8-bit PNG image (RGB or RGBA), ready to write.
+    public func image(_ image: NV12Image, layout: PixelLayout = .rgb8, interpolation: Interpolation = .nearest,
+                      threads: Int = 1) -> PNGImage {
+        PNGImage(width: image.width, height: image.height, channels: layout.bytesPerPixel,
+                 samples: converted(image, to: layout, interpolation: interpolation, threads: threads))
+    }
+
+    /// Splits `rowPairs` into contiguous bands and runs `body` on each, over `threads` cores.
+    private static func forEachBand(rowPairs: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let bands = min(max(threads, 1) == 1 ? 1 : max(threads, 1) * 4, rowPairs)
+        guard bands > 1 else {
+            body(0 ..< rowPairs)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            body(rowPairs * band / bands ..< rowPairs * (band + 1) / bands)
+        }
+    }
+}
