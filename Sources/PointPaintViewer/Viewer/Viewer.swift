@@ -27,7 +27,7 @@ public enum Viewer {
         }
         let session = try ViewerSession(content: content, options: options, visible: true)
         defer { session.close() }
-        print("OpenGL renderer: \(session.context.rendererName)")
+        say("OpenGL renderer: \(session.context.rendererName)")
         try ViewerWindow(session: session).run()
     }
 

@@ -52,7 +52,7 @@ final class ViewerWindow {
         glfwSetWindowUserPointer(window, Unmanaged.passUnretained(self).toOpaque())
         defer { glfwSetWindowUserPointer(window, nil) }
         installCallbacks(window)
-        print(Self.help)
+        say(Self.help)
         fpsWindowStart = glfwGetTime()
         while glfwWindowShouldClose(window) == 0 && !quit {
             if session.live != nil && !session.replayFinished || session.options.autoOrbit {
@@ -77,7 +77,7 @@ final class ViewerWindow {
                 do {
                     try session.draw(width: Int(w), height: Int(h))
                 } catch {
-                    print("error: \(error)")
+                    say("error: \(error)")
                     quit = true
                 }
                 glfwSwapBuffers(window)
@@ -211,14 +211,14 @@ final class ViewerWindow {
         let ray = session.camera.ray(ndc: ndc(cursor), aspect: aspect)
         let cloud = session.cloud
         guard let i = Picking.pick(cloud, boxSize: session.boxSize, origin: ray.origin, direction: ray.direction) else {
-            print("no voxel under the cursor")
+            say("no voxel under the cursor")
             return
         }
         let p = cloud.positions[i], c = cloud.colors[i]
         let rgb8 = (c * Float(255)).rounded(.toNearestOrAwayFromZero)
         let hex = String(format: "#%02X%02X%02X", Int(min(max(rgb8.x, 0), 255)), Int(min(max(rgb8.y, 0), 255)), Int(min(max(rgb8.z, 0), 255)))
         let outside = [c.x, c.y, c.z].contains { $0 < 0 || $0 > 1 } ? " (outside sRGB)" : ""
-        print(String(format: "voxel %d: position (%.4f, %.4f, %.4f)  colour (%.4f, %.4f, %.4f) ≈ ", i, p.x, p.y, p.z, c.x, c.y, c.z)
+        say(String(format: "voxel %d: position (%.4f, %.4f, %.4f)  colour (%.4f, %.4f, %.4f) ≈ ", i, p.x, p.y, p.z, c.x, c.y, c.z)
               + hex + outside + "  count \(cloud.counts[i])")
     }
 
@@ -231,7 +231,7 @@ final class ViewerWindow {
         needsRedraw = true
         switch key {
         case GLFW_KEY_Q, GLFW_KEY_ESCAPE: quit = true
-        case GLFW_KEY_H: print(Self.help)
+        case GLFW_KEY_H: say(Self.help)
         case GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4:
             session.strategyIndex = Int(key - GLFW_KEY_1)
             session.strategyBeforeGamut = nil
@@ -272,16 +272,16 @@ final class ViewerWindow {
             session.grade.lookCube = nil
             session.grade.look = looks[(i + (shift ? looks.count - 1 : 1)) % looks.count]
             session.applyGrade()
-            print("look: \(session.grade.look.rawValue) (\(session.grade.look.summary))")
+            say("look: \(session.grade.look.rawValue) (\(session.grade.look.summary))")
         case GLFW_KEY_J:
             gradeControl = (gradeControl + 1) % Self.gradeControls.count
-            print("grade control: \(Self.gradeControls[gradeControl])")
+            say("grade control: \(Self.gradeControls[gradeControl])")
         case GLFW_KEY_LEFT_BRACKET, GLFW_KEY_RIGHT_BRACKET:
             stepGrade(key == GLFW_KEY_RIGHT_BRACKET ? 0.1 : -0.1)
         case GLFW_KEY_BACKSLASH:
             session.grade = Grade()
             session.applyGrade()
-            print("grading reset")
+            say("grading reset")
         case GLFW_KEY_F:
             session.camera.fit(session.framing, aspect: aspect)
         case GLFW_KEY_0, GLFW_KEY_HOME:
@@ -292,7 +292,7 @@ final class ViewerWindow {
             session.cameraTouched = false
         case GLFW_KEY_T:
             session.camera.mode = session.camera.mode == .turntable ? .trackball : .turntable
-            print("rotation: \(session.camera.mode.rawValue)")
+            say("rotation: \(session.camera.mode.rawValue)")
         case GLFW_KEY_LEFT: session.camera.orbit(yawDegrees: -15, pitchDegrees: 0)
         case GLFW_KEY_RIGHT: session.camera.orbit(yawDegrees: 15, pitchDegrees: 0)
         case GLFW_KEY_UP: session.camera.orbit(yawDegrees: 0, pitchDegrees: 15)
@@ -301,7 +301,7 @@ final class ViewerWindow {
         case GLFW_KEY_SPACE:
             if let live = session.live {
                 live.setPaused(!live.isPaused)
-                print(live.isPaused ? "replay paused" : "replay resumed")
+                say(live.isPaused ? "replay paused" : "replay resumed")
             }
         case GLFW_KEY_N:
             session.live?.step()
@@ -323,7 +323,7 @@ final class ViewerWindow {
         default: bump(&session.grade.adjustments.saturation, -1 ... 1)
         }
         session.applyGrade()
-        print("grade: \(session.gradeDescription)")
+        say("grade: \(session.gradeDescription)")
     }
 
     private func screenshot() {
@@ -333,9 +333,9 @@ final class ViewerWindow {
         let path = session.options.screenshotDirectory + "/pointpaint-\(stamp).png"
         do {
             try session.screenshot(width: Int(w), height: Int(h)).write(to: path)
-            print("screenshot: \(path)")
+            say("screenshot: \(path)")
         } catch {
-            print("screenshot failed: \(error)")
+            say("screenshot failed: \(error)")
         }
     }
 
@@ -349,10 +349,16 @@ final class ViewerWindow {
                 let files = session.strategy.shaders(for: geometry)
                 _ = try library.program(vertex: files.vertex, fragment: files.fragment)
             }
-            print("reloaded \(n) shaders from \(session.options.shaderDirectory)/")
+            say("reloaded \(n) shaders from \(session.options.shaderDirectory)/")
         } catch {
             library.replaceSources(previous)
-            print("shader reload failed, keeping the previous shaders: \(error)")
+            say("shader reload failed, keeping the previous shaders: \(error)")
         }
     }
+}
+
+/// Writes a line to standard output at once (unbuffered, so messages appear while the window runs
+/// even when output goes to a pipe).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

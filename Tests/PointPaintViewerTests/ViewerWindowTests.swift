@@ -1,0 +1,101 @@
+import CGLFW
+import PointPaint
+import Testing
+@testable import PointPaintViewer
+
+/// Keys and live replay driven directly on a hidden window (needs a display: xvfb-run).
+@MainActor
+@Suite("Viewer keys and live replay (needs a display: xvfb-run)", .serialized)
+struct ViewerWindowTests {
+    static let cloud = VoxelCloud(voxelSize: 0.1, positions: [.zero, SIMD3(1, 0, 0)], colors: [SIMD3(1, 0, 0), SIMD3(0, 1, 0)])
+
+    func session(_ content: ViewerContent) throws -> ViewerSession {
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        var options = ViewerOptions()
+        options.width = 64
+        options.height = 48
+        return try ViewerSession(content: content, options: options, visible: false)
+    }
+
+    @Test("Keys switch strategies, the gamut highlight, looks, grade steps, sizes and the camera")
+    func keys() throws {
+        let session = try session(.cloud(Self.cloud))
+        defer { session.close() }
+        let window = ViewerWindow(session: session)
+        func press(_ key: Int32, shift: Bool = false) { window.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0) }
+        #expect(session.strategy.name == "shaded")
+        press(GLFW_KEY_S)
+        #expect(session.strategy.name == "flat")
+        press(GLFW_KEY_S, shift: true)
+        #expect(session.strategy.name == "shaded")
+        press(GLFW_KEY_3)
+        #expect(session.strategy.name == "points")
+        press(GLFW_KEY_W)
+        #expect(session.strategy.name == "gamut")
+        press(GLFW_KEY_W)
+        #expect(session.strategy.name == "points")
+        press(GLFW_KEY_EQUAL)
+        #expect(session.options.pointSize == 5)
+        press(GLFW_KEY_1)
+        press(GLFW_KEY_MINUS)
+        #expect(session.options.boxScale == 0.8)
+        press(GLFW_KEY_L)
+        #expect(session.grade.look == .noir)
+        press(GLFW_KEY_L, shift: true)
+        press(GLFW_KEY_L, shift: true)
+        #expect(session.grade.look == Look.allCases.last)
+        press(GLFW_KEY_J)                       // strength → brightness
+        press(GLFW_KEY_RIGHT_BRACKET)
+        press(GLFW_KEY_RIGHT_BRACKET)
+        #expect(session.grade.adjustments.brightness == 0.2)
+        #expect(window.title.contains("brightness +0.2") && window.title.contains("2 voxels"))
+        press(GLFW_KEY_BACKSLASH)
+        #expect(session.grade == Grade())
+        press(GLFW_KEY_B)
+        #expect(session.options.background == ViewerSession.backgrounds[1])
+        press(GLFW_KEY_A)
+        press(GLFW_KEY_G)
+        #expect(session.options.showAxes && session.options.showGrid)
+        let start = session.camera
+        press(GLFW_KEY_RIGHT)
+        #expect(session.camera != start)
+        press(GLFW_KEY_0)
+        #expect(session.camera == start)
+        press(GLFW_KEY_T)
+        #expect(session.camera.mode == .trackball)
+        // Every strategy still draws after all that.
+        for i in 0 ..< 4 {
+            session.strategyIndex = i
+            let image = try session.screenshot(width: 64, height: 48)
+            #expect(image.samples8.count == 64 * 48 * 3)
+        }
+    }
+
+    @Test("A live cloud grows in the viewer; space pauses and N steps the replay")
+    func live() throws {
+        let live = LiveCloud(frameCount: 3)
+        let session = try session(.live(live))
+        defer { session.close() }
+        let window = ViewerWindow(session: session)
+        #expect(session.cloud.count == 0)
+        #expect(!session.pollLive())
+        live.publish(cloud: Self.cloud, framesDone: 1)
+        #expect(session.pollLive())
+        #expect(session.cloud.count == 2)
+        #expect(window.title.contains("frame 1/3"))
+        // The camera follows the growing cloud until the person moves it.
+        #expect(session.camera.target == SIMD3(0.5, 0, 0))
+        window.key(GLFW_KEY_SPACE, action: GLFW_PRESS, mods: 0)
+        #expect(live.isPaused)
+        window.key(GLFW_KEY_N, action: GLFW_PRESS, mods: 0)
+        #expect(live.waitIfPaused())           // the step lets one frame through without blocking
+        window.key(GLFW_KEY_SPACE, action: GLFW_PRESS, mods: 0)
+        #expect(!live.isPaused)
+        live.finish()
+        #expect(session.pollLive())
+        #expect(window.title.contains("done"))
+        let image = try session.screenshot(width: 64, height: 48)
+        let drawn = (0 ..< 48).flatMap { y in (0 ..< 64).map { image.pixel($0, y) } }.filter { $0 != image.pixel(0, 0) }
+        #expect(drawn.count > 20)
+    }
+}
