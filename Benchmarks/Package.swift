@@ -12,7 +12,8 @@ let package = Package(
     name: "PointPaintBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        // Named explicitly: a path dependency is otherwise named after its folder, which differs per clone.
+        .package(name: "PointPaint", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
