@@ -44,18 +44,8 @@ public struct ViewCommand: ParsableCommand {
     var autoOrbit = false
     @Flag(help: "Rotate as a trackball instead of a turntable.")
     var trackball = false
-    @Option(help: "Look: \(Look.allCases.map(\.rawValue).joined(separator: ", ")), or a cube file (.png or .cube).")
-    var look: String?
-    @Option(help: "Strength of the look, 0…1.")
-    var strength: Double = 1
-    @Option(help: "Brightness adjustment, −1…1.")
-    var brightness: Double = 0
-    @Option(help: "Contrast adjustment, −1…1.")
-    var contrast: Double = 0
-    @Option(help: "Temperature adjustment, −1…1 (positive is warmer).")
-    var temperature: Double = 0
-    @Option(help: "Saturation adjustment, −1…1.")
-    var saturation: Double = 0
+    @OptionGroup(title: "Colour grading (applied in the fragment shader; keys L, J, [ and ] change it live)")
+    var grading: GradingOptions
     @Option(help: ArgumentHelp("Benchmark: draw N generated cubes offscreen and print ms/frame.", visibility: .hidden))
     var benchmark: Int?
     @Option(help: ArgumentHelp("Frames timed by --benchmark.", visibility: .hidden))
@@ -71,7 +61,6 @@ public struct ViewCommand: ParsableCommand {
         guard file != nil || benchmark != nil else { throw ValidationError("give a PLY file to view") }
         guard Self.backgrounds[background] != nil else { throw ValidationError("--background must be dark, black, white or grey") }
         guard pointSize > 0, boxScale > 0, boxBudget >= 0 else { throw ValidationError("sizes must be positive") }
-        guard (0 ... 1).contains(strength) else { throw ValidationError("--strength must lie in 0…1") }
         if let benchmark, benchmark < 1 { throw ValidationError("--benchmark needs at least 1 voxel") }
     }
 
@@ -93,20 +82,7 @@ public struct ViewCommand: ParsableCommand {
         options.showGrid = grid
         options.autoOrbit = autoOrbit
         options.trackball = trackball
-        var grade = Grade(strength: strength, adjustments: Adjustments(
-            brightness: brightness, contrast: contrast, temperature: temperature, saturation: saturation))
-        if let look {
-            if let builtIn = Look(rawValue: look) {
-                grade.look = builtIn
-            } else if look.lowercased().hasSuffix(".png") {
-                grade.lookCube = try ColorCube(pngAt: look)
-            } else if look.lowercased().hasSuffix(".cube") {
-                grade.lookCube = try ColorCube(cubeFileAt: look)
-            } else {
-                throw ValidationError("--look: '\(look)' is neither a look (\(Look.allCases.map(\.rawValue).joined(separator: ", "))) nor a .png or .cube file")
-            }
-        }
-        options.grade = grade
+        options.grade = try grading.grade()
         if let file { options.title = "PointPaint — \(URL(fileURLWithPath: file).lastPathComponent)" }
         return options
     }

@@ -15,7 +15,7 @@ public enum Viewer {
     public static var displayAvailable: Bool { GLContext.displayAvailable }
 
     /// The key help, as printed on start and by `H`.
-    public static var keyHelp: String { MainActor.assumeIsolated { ViewerWindow.help } }
+    public static var keyHelp: String { ViewerWindow.help }
 
     /// Opens a window showing `content` and returns when it is closed. For `.live`, the replay
     /// runs on another thread and publishes into the `LiveCloud`; the window applies its updates

@@ -73,8 +73,14 @@ final class ViewerSession {
         frameCount = update.frameCount
         replayFinished = update.finished
         if !update.appended.isEmpty || update.reset {
-            let fresh = SceneFraming(cloud: update.cloud)
-            framing = options.boxSize.map { SceneFraming(bounds: update.cloud.bounds, boxSize: $0) } ?? fresh
+            if let size = options.boxSize, size > 0 {
+                framing = SceneFraming(bounds: update.cloud.bounds, boxSize: size)
+            } else if update.cloud.voxelSize == nil && framing.boxSizeInferred && !update.reset && update.cloud.count < 2 * update.appended.lowerBound {
+                // Inferring the spacing costs a pass over the cloud: redo it only when the cloud doubled.
+                framing = SceneFraming(bounds: update.cloud.bounds, boxSize: framing.boxSize, inferred: true)
+            } else {
+                framing = SceneFraming(cloud: update.cloud)
+            }
             if !cameraTouched {
                 let aspect = Float(options.width) / Float(max(options.height, 1))
                 camera.fit(framing, aspect: aspect)

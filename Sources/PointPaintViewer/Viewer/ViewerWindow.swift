@@ -23,23 +23,24 @@ final class ViewerWindow {
     private var gradeControl = 0
     private static let gradeControls = ["strength", "brightness", "contrast", "temperature", "saturation"]
 
-    static let help = """
-        PointPaint viewer keys
-          drag           orbit (left), pan (right, middle or shift+left); scroll zooms to the cursor
-          click          print the voxel under the cursor (position, colour, count)
-          1 2 3 4 / S    strategy: shaded, flat, points, gamut / cycle (shift: back)
-          W              wide-gamut highlight on/off
-          + / -          point or box size
-          B              background     A  axes     G  grid
-          L              next look (shift: previous)
-          J              choose grade control (strength, brightness, contrast, temperature, saturation)
-          [ / ]          step the chosen control down / up     \\  reset grading
-          F              fit to view     0 / Home  reset view     T  turntable / trackball
-          arrows         orbit 15°       O  auto-orbit
-          space / N      pause or resume the replay / step one frame
-          P              screenshot (PNG in the current folder)
-          R              reload shaders from Shaders/
-          H              this help       Q / Esc  quit
+    nonisolated static let help = """
+        Viewer keys:
+          left drag       orbit       right/middle/shift drag  pan
+          scroll          zoom to the cursor
+          click           print the voxel under the cursor
+          1 2 3 4         shaded, flat, points, gamut; S cycles (shift: back)
+          W               wide-gamut highlight on/off
+          + / -           point or box size
+          B  A  G         background, axes, grid
+          L               next look (shift: previous)
+          J               grade control: strength, brightness, contrast,
+                          temperature, saturation
+          [ / ]  \\        step the control down / up; reset grading
+          F  0  T         fit to view, reset view, turntable/trackball
+          arrows  O       orbit 15 degrees, auto-orbit
+          space  N        pause/resume the replay, step one frame
+          P  R            screenshot (PNG here), reload Shaders/
+          H  Q/Esc        this help, quit
         """
 
     init(session: ViewerSession) {
