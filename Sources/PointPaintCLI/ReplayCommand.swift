@@ -32,6 +32,7 @@ public struct ReplayCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "PLY file to write.")
     var output: String
     @OptionGroup var scene: SceneOptions
+    @OptionGroup(title: "Colour grading (folded into one colour cube, applied to every sample)") var grading: GradingOptions
     @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.. or ..B.")
     var frames: FrameRange?
     @Option(help: "Replay every Nth frame.")
@@ -59,6 +60,7 @@ public struct ReplayCommand: ParsableCommand {
         options.every = every
         options.interpolation = interpolation
         options.threads = threads
+        options.grade = try grading.foldedCube()
         let replay = CaptureReplay(reader: reader, options: options)
         let total = replay.frameIndices.count
         guard total > 0 else {
@@ -75,6 +77,7 @@ public struct ReplayCommand: ParsableCommand {
         var writer = scene.writer(source: capture)
         writer.wideColor = floatColors
         writer.comments.append("replayed \(statistics.frames) frames, \(statistics.painted) samples, \(scene.accumulate.rawValue) accumulation")
+        if options.grade != nil { writer.comments.append("graded: \(grading.summary)") }
         try writer.write(store.cloud(), to: output)
         print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output))
     }

@@ -120,4 +120,29 @@ import Testing
         #expect(statistics.outside == 1)
         #expect(store.count == 1)
     }
+
+    @Test func aGradeAppliesToEverySample() throws {
+        let dir = TemporaryDirectory()
+        _ = try Self.synthesize(in: dir)
+        let reader = try CaptureReader(path: dir.path)
+        var plain = SceneStore(voxelSize: 0.02), graded = SceneStore(voxelSize: 0.02), inverted = SceneStore(voxelSize: 0.02)
+        try CaptureReplay(reader: reader).run(into: &plain)
+        var options = CaptureReplay.Options()
+        options.grade = ColorCube(size: 2) { _ in SIMD3(1, 0, 0) }
+        try CaptureReplay(reader: reader, options: options).run(into: &graded)
+        options.grade = ColorCube(size: 17) { SIMD3(1, 1, 1) - $0 }
+        try CaptureReplay(reader: reader, options: options).run(into: &inverted)
+        #expect(graded.count == plain.count)
+        for i in 0 ..< graded.count {
+            #expect(abs(graded[i].color.x - 1) < 1e-4 && abs(graded[i].color.y) < 1e-4)
+        }
+        // Single-sample voxels of the inverting grade hold the inverse of the plain colour.
+        var checked = 0
+        for i in 0 ..< plain.count where plain[i].count == 1 {
+            let a = SRGBTransfer.encode(plain[i].color), b = SRGBTransfer.encode(inverted[i].color)
+            #expect(abs(a.x + b.x - 1) < 0.01 && abs(a.y + b.y - 1) < 0.01 && abs(a.z + b.z - 1) < 0.01)
+            checked += 1
+        }
+        #expect(checked > 100)
+    }
 }
