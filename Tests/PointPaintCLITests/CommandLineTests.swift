@@ -97,4 +97,22 @@ func temporaryDirectory() -> String {
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.ply"), "no output from a failed run")
     }
+
+    @Test func wideColourCapturesReportTheirOutOfGamutShare() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/p3"
+        #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "160x120", "--points", "80", "--primaries", "display-p3"]).status == 0)
+        let info = try Tool.run(["info", capture])
+        #expect(info.stdout.contains("display-p3 primaries"))
+        let line = try #require(info.stdout.split(separator: "\n").first { $0.hasPrefix("wide colour:") })
+        let share = Double(line.split(separator: "(")[1].split(separator: "%")[0]) ?? -1
+        #expect(share > 5 && share < 95, "\(line)")
+        let replay = try Tool.run(["replay", capture, "-o", dir + "/p3.ply", "--quiet"])
+        #expect(replay.stdout.contains("outside sRGB"))
+        let ply = try Tool.run(["info", dir + "/p3.ply"])
+        #expect(ply.stdout.contains("red_f green_f blue_f"))
+        #expect(ply.stdout.contains("colours outside sRGB:"))
+        #expect(!ply.stdout.contains("colours outside sRGB: 0 of"))
+    }
 }

@@ -23,6 +23,9 @@ public struct CaptureSummary: Sendable {
     public var bytesOnDisk: Int
     /// Problems found (empty when none).
     public var problems: [String]
+    /// For captures in primaries other than sRGB: painted samples and how many of them lie
+    /// outside sRGB (colours an sRGB display cannot show). Nil for sRGB captures.
+    public var wideColor: (samples: Int, outsideSRGB: Int)?
 
     /// Reads the capture's manifest and every point file (images are checked, not decoded).
     public init(reader: CaptureReader) {
@@ -58,6 +61,17 @@ public struct CaptureSummary: Sendable {
         }
         self.problems = problems
         bytesOnDisk = Self.diskUsage(reader.directory)
+        if image.primaries != .srgb, problems.isEmpty {
+            // Sample every visible point as a replay would, counting the out-of-gamut colours.
+            let replay = CaptureReplay(reader: reader)
+            var samples = 0, outside = 0
+            for index in frames.indices {
+                guard let frame = try? replay.samples(ofFrame: index) else { continue }
+                samples += frame.colors.count
+                outside += frame.statistics.outOfSRGB
+            }
+            wideColor = (samples, outside)
+        }
     }
 
     private static func diskUsage(_ directory: String) -> Int {
@@ -82,6 +96,10 @@ public struct CaptureSummary: Sendable {
             "points/frame: min \(pointsPerFrame.min), mean \(String(format: "%.1f", pointsPerFrame.mean)), max \(pointsPerFrame.max) (\(totalPoints) in all, \(visiblePoints) visible in their frame)",
             "on disk:      \(bytes(bytesOnDisk))",
         ]
+        if let wideColor {
+            let share = 100 * Double(wideColor.outsideSRGB) / Double(max(wideColor.samples, 1))
+            lines.append("wide colour:  \(wideColor.outsideSRGB) of \(wideColor.samples) samples (\(String(format: "%.1f", share))%) lie outside sRGB")
+        }
         if problems.isEmpty {
             lines.append("problems:     none")
         } else {
