@@ -92,7 +92,7 @@ public struct ViewCommand: ParsableCommand {
         if let benchmark {
             let frameCount = frames
             let result = try MainActor.assumeIsolated { try Viewer.benchmark(voxels: benchmark, frames: frameCount, options: options) }
-            print("pointpaint view: \(result.voxels) voxels as \(result.geometry.rawValue) at \(options.width)x\(options.height): " + String(format: "%.1f", result.millisecondsPerFrame) + " ms/frame over \(result.frames) frames (\(result.renderer))")
+            print("pointpaint view: \(result.voxels) voxels as \(result.geometry.rawValue) at \(options.width)x\(options.height): " + String(format: "%.1f ms/frame (fastest %.1f)", result.millisecondsPerFrame, result.fastestFrame) + " over \(result.frames) frames (\(result.renderer))")
             return
         }
         guard let file else { return }

@@ -65,7 +65,7 @@ struct StrategyDispatchTests {
         #expect(sinks[0].values.isEmpty)                              // base: boxes need nothing
         #expect(sinks[1].values["ambient"] != nil && sinks[1].values["lightDirection"] != nil)
         #expect(sinks[2].values.isEmpty)
-        #expect(sinks[3].values["roundPoints"] == "1" && sinks[3].values["worldPointSize"] == "0.0")
+        #expect(sinks[3].values["pointSize"] == "4.0" && sinks[3].values["worldPointSize"] == "0.0")
         #expect(sinks[4].values["gamutTolerance"] != nil && sinks[4].values["lightDirection"] != nil)
         #expect(sinks[5].values == ["sentinel": "7"])
         #expect((strategies[5] as? SentinelStrategy)?.configured == 1)
@@ -83,7 +83,8 @@ struct StrategyDispatchTests {
             strategy.configure(sink, settings: settings, geometry: .points)
             #expect(sink.values["worldPointSize"] == "0.25")
         }
-        #expect(WideGamutStrategy().shaders(for: .points).fragment == ["gamut.glsl", "points.frag"])
+        #expect(WideGamutStrategy().shaders(for: .points).fragment == ["gamut.glsl", "points_square.frag"])
+        #expect(PointsStrategy().shaders(for: .points).fragment == ["grading.glsl", "points.frag"])
     }
 
     @Test("A strategy without overrides gets the extension's defaults")
@@ -93,6 +94,7 @@ struct StrategyDispatchTests {
         #expect(strategy.preferredGeometry == .boxes)
         #expect(strategy.geometry(forVoxelCount: 5, boxBudget: 4) == .points)
         #expect(strategy.shaders(for: .boxes) == ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"]))
+        #expect(strategy.shaders(for: .points).fragment == ["grading.glsl", "points_square.frag"])
         let sink = RecordingSink()
         strategy.configure(sink, settings: RenderSettings(), geometry: .boxes)
         #expect(sink.values.isEmpty)

@@ -30,8 +30,6 @@ public struct RenderSettings: Sendable, Equatable {
     public var pixelScale: Float = 870
     /// World-space direction towards the light (unit length).
     public var lightDirection: SIMD3<Float> = SIMD3(0, 1, 0)
-    /// Whether points are drawn round.
-    public var roundPoints = true
 
     /// Default settings.
     public init() {}
@@ -68,11 +66,11 @@ extension RenderStrategy {
     public func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry {
         voxelCount > boxBudget ? .points : preferredGeometry
     }
-    /// Defaults to graded flat boxes, or graded points.
+    /// Defaults to graded flat boxes, or graded square points.
     public func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
         switch geometry {
         case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"])
-        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points.frag"])
+        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points_square.frag"])
         }
     }
     /// Defaults to setting nothing.
@@ -98,11 +96,11 @@ open class BaseRenderStrategy: RenderStrategy {
         voxelCount > boxBudget ? .points : preferredGeometry
     }
 
-    /// Graded flat boxes or graded points.
+    /// Graded flat boxes, or graded square points (no discard, so early depth testing stays on).
     open func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
         switch geometry {
         case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"])
-        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points.frag"])
+        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points_square.frag"])
         }
     }
 
@@ -112,7 +110,6 @@ open class BaseRenderStrategy: RenderStrategy {
         guard geometry == .points else { return }
         uniforms.set("worldPointSize", settings.boxSize)
         uniforms.set("pointSize", settings.pointSize)
-        uniforms.set("roundPoints", Int32(0))
     }
 }
 
@@ -167,16 +164,18 @@ public final class PointsStrategy: BaseRenderStrategy {
     /// Always points.
     public override func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry { .points }
 
-    /// `points.vert` + `points.frag`.
+    /// Whether points are round (`points.frag`) or square (`points_square.frag`).
+    public var round = true
+
+    /// `points.vert` + `points.frag` (round) or `points_square.frag`.
     public override func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
-        ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points.frag"])
+        ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", round ? "points.frag" : "points_square.frag"])
     }
 
-    /// Pixel size, round.
+    /// Pixel size.
     public override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
         uniforms.set("worldPointSize", Float(0))
         uniforms.set("pointSize", settings.pointSize)
-        uniforms.set("roundPoints", Int32(settings.roundPoints ? 1 : 0))
     }
 }
 
@@ -194,7 +193,7 @@ public final class WideGamutStrategy: BaseRenderStrategy {
     public override func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
         switch geometry {
         case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["gamut.glsl", "boxes_shaded.frag"])
-        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["gamut.glsl", "points.frag"])
+        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["gamut.glsl", "points_square.frag"])
         }
     }
 

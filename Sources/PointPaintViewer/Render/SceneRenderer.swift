@@ -189,7 +189,11 @@ final class SceneRenderer {
         let viewProjection = camera.viewProjection(aspect: Float(width) / Float(max(height, 1)))
         let n = cloud.count
         let geometry = strategy.geometry(forVoxelCount: n, boxBudget: boxBudget)
-        let files = strategy.shaders(for: geometry)
+        var files = strategy.shaders(for: geometry)
+        if !gradeEnabled {
+            // Without a cube, the cube lookup is swapped for a pass-through: no per-fragment cost.
+            files.fragment = files.fragment.map { $0 == "grading.glsl" ? "ungraded.glsl" : $0 }
+        }
         let program = try library.program(vertex: files.vertex, fragment: files.fragment)
         program.use()
         program.set("viewProjection", viewProjection)
@@ -201,7 +205,6 @@ final class SceneRenderer {
         glActiveTexture(GLe(GL_TEXTURE0))
         glBindTexture(GLe(GL_TEXTURE_3D), gradeTexture.id)
         program.set("gradeCube", Int32(0))
-        program.set("gradeEnabled", Int32(gradeEnabled ? 1 : 0))
         program.set("gradeCubeSize", Float(max(gradeTexture.size, 2)))
         strategy.configure(program, settings: settings, geometry: geometry)
         if n > 0 {
