@@ -12,17 +12,22 @@ import Foundation
 /// - There is one consumer. `takeUpdate()` returns what changed since the consumer's previous
 ///   call, so the viewer uploads only the new tail and the recoloured range.
 ///
-/// The replay side:
+/// The replay side (the viewer runs on the main thread, the replay on another):
 /// ```swift
 /// let live = LiveCloud(frameCount: frames.count)
-/// // start the viewer on the main thread with Viewer.run(content: .live(live), …)
-/// for (i, frame) in frames.enumerated() {
-///     guard live.waitIfPaused() else { break }       // blocks while paused; false once the viewer closed
-///     let touched = store.add(frame)                  // whatever the replay does
-///     live.publish(cloud: store.cloud, framesDone: i + 1, recolored: touched)
+/// Thread.detachNewThread {
+///     for (i, frame) in frames.enumerated() {
+///         guard live.waitIfPaused() else { break }      // blocks while paused; false once the window closed
+///         store.add(samples(of: frame))                 // whatever the replay does
+///         live.publish(cloud: store.cloud(), framesDone: i + 1)   // or pass recolored: lo ..< hi
+///     }
+///     live.finish()
 /// }
-/// live.finish()
+/// try Viewer.run(content: .live(live), options: options)   // on the main actor; returns when closed
 /// ```
+/// Passing `recolored:` (the range of existing voxel indices the frame touched) saves the viewer
+/// re-uploading every colour; without it the viewer uploads all colours of the known voxels
+/// (16 bytes each) plus the new tail.
 ///
 /// `LiveCloud` is `@unchecked Sendable`: every stored property is guarded by one `NSCondition`,
 /// which also wakes a paused replay.

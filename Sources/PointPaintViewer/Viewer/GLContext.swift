@@ -38,7 +38,7 @@ final class GLContext {
         var description: UnsafePointer<CChar>?
         glfwGetError(&description)
         let detail = description.map { String(cString: $0) } ?? "unknown GLFW error"
-        let hint = displayAvailable ? "" : " (no display: DISPLAY is unset; run under xvfb-run, or pass --screenshot FILE.png under xvfb-run)"
+        let hint = displayAvailable ? "" : " (no display: DISPLAY is unset; run under xvfb-run -a)"
         return PointPaintError("\(what): \(detail)\(hint)")
     }
 
