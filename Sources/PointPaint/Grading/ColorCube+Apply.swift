@@ -97,6 +97,12 @@ private struct Kernel8 {
     /// Points per axis.
     let n: Int
 
+    /// 1.5·2²³: adding it to a float of magnitude below 2²² leaves the value rounded to the nearest
+    /// integer in the low mantissa bits.
+    static let roundingMagic = SIMD4<Float>(repeating: 12_582_912)
+    /// The bit pattern of `roundingMagic` (0x4B40_0000), subtracted to recover the integer.
+    static let roundingMagicBits = SIMD4<Int32>(repeating: 0x4B40_0000)
+
     @inline(__always)
     func run(_ start: UnsafeMutablePointer<UInt8>, count: Int, channels: Int,
              interpolation: ColorCube.Interpolation) {
@@ -107,12 +113,30 @@ private struct Kernel8 {
             let r = Int(p[0]), g = Int(p[1]), b = Int(p[2])
             let base = Int(offsets[r]) + Int(offsets[256 + g]) + Int(offsets[512 + b])
             assert(base >= 0 && base <= maximumBase)
-            let f = SIMD3(fractions[r], fractions[g], fractions[b])
-            // Round to nearest: +0.5, clamp, truncate. Scalar min/max compile to single instructions.
-            let c = CubeTable.blend(table, base: base, fraction: f, n: n, nn: nn, interpolation: interpolation) * 255 + 0.5
-            p[0] = UInt8(truncatingIfNeeded: Int32(min(max(0, c.x), 255)))
-            p[1] = UInt8(truncatingIfNeeded: Int32(min(max(0, c.y), 255)))
-            p[2] = UInt8(truncatingIfNeeded: Int32(min(max(0, c.z), 255)))
+            let fr = fractions[r], fg = fractions[g], fb = fractions[b]
+            let c: SIMD4<Float>
+            switch interpolation {
+            case .trilinear:
+                let q = table + base
+                let c000 = q[0], c100 = q[1], c010 = q[n], c110 = q[n + 1]
+                let c001 = q[nn], c101 = q[nn + 1], c011 = q[nn + n], c111 = q[nn + n + 1]
+                let c00 = c000 + (c100 - c000) * fr, c10 = c010 + (c110 - c010) * fr
+                let c01 = c001 + (c101 - c001) * fr, c11 = c011 + (c111 - c011) * fr
+                let c0 = c00 + (c10 - c00) * fg, c1 = c01 + (c11 - c01) * fg
+                c = c0 + (c1 - c0) * fb
+            case .tetrahedral:
+                c = CubeTable.blend(table, base: base, fraction: SIMD3(fr, fg, fb), n: n, nn: nn, interpolation: .tetrahedral)
+            }
+            // Round to nearest by adding 1.5·2²³ (the float's low mantissa bits then hold the integer;
+            // table entries are clamped to −1…2, so |c·255| < 2²²), then clamp to 0…255 with
+            // shift-and-mask arithmetic, which compiles to plain vector instructions.
+            var v = unsafeBitCast(c * 255 + Self.roundingMagic, to: SIMD4<Int32>.self) &- Self.roundingMagicBits
+            v &= ~(v &>> 31)
+            let d = 255 &- v
+            v = 255 &- (d & ~(d &>> 31))
+            p[0] = UInt8(truncatingIfNeeded: v.x)
+            p[1] = UInt8(truncatingIfNeeded: v.y)
+            p[2] = UInt8(truncatingIfNeeded: v.z)
             p += channels
         }
     }

@@ -18,7 +18,15 @@ struct CubeTable: Sendable {
             let destination = UnsafeMutableRawBufferPointer(buffer)
             cube.entries.withUnsafeBytes { destination.copyMemory(from: $0) }
             let stride = MemoryLayout<SIMD4<Float>>.stride
+            // Entries are also clamped to −1…2 here, which keeps the 8-bit kernel's rounding trick
+            // valid and changes no 8-bit output (anything outside 0…1 clamps to 0 or 255 anyway).
             for i in 0 ..< count {
+                for lane in 0 ..< 3 {
+                    let offset = i * stride + 4 * lane
+                    let value = destination.load(fromByteOffset: offset, as: Float.self)
+                    let clamped: Float = value > -1 ? min(value, 2) : -1  // NaN becomes −1
+                    destination.storeBytes(of: clamped, toByteOffset: offset, as: Float.self)
+                }
                 destination.storeBytes(of: 0 as Float, toByteOffset: i * stride + 12, as: Float.self)
             }
             initialized = count
