@@ -5,7 +5,8 @@ extension ColorCube {
     /// - Parameters:
     ///   - pixels: `count · channels` samples; a trailing partial pixel is left untouched.
     ///   - channels: 3 (RGB) or 4 (RGBA, or any 4-byte layout with colour first).
-    /// - Complexity: O(pixels); about 7 ns a colour on one core for any cube size (release build).
+    /// - Complexity: O(pixels) plus one copy of the table; with a 64³ cube about 9–15 ms per
+    ///   million colours on one core (photo-like to random colours; release build, baseline x86-64).
     public func apply(to pixels: UnsafeMutableBufferPointer<UInt8>, channels: Int = 3,
                       interpolation: Interpolation = .trilinear) {
         precondition(channels >= 3, "colours need at least 3 channels")

@@ -122,7 +122,7 @@ public struct ColorCube: Sendable, Equatable {
     /// One cube equal to applying `self` and then `next`: each of this cube's entries looked up in
     /// `next`. The result has this cube's size; it is exact at the lattice points and differs from
     /// applying the two in turn only by interpolation between them.
-    /// - Complexity: `size³` lookups (about 3 ms for two 64³ cubes in a release build).
+    /// - Complexity: `size³` lookups (about 6–8 ms for two 64³ cubes in a release build).
     public func then(_ next: ColorCube, interpolation: Interpolation = .trilinear) -> ColorCube {
         let table = CubeTable(next)
         var out = entries
