@@ -50,6 +50,8 @@ public struct ViewCommand: ParsableCommand {
     var benchmark: Int?
     @Option(help: ArgumentHelp("Frames timed by --benchmark.", visibility: .hidden))
     var frames = 20
+    @Option(help: ArgumentHelp("Demo of live replay: N generated voxels appearing over 100 frames.", visibility: .hidden))
+    var liveDemo: Int?
 
     public init() {}
 
@@ -58,7 +60,7 @@ public struct ViewCommand: ParsableCommand {
     ]
 
     public func validate() throws {
-        guard file != nil || benchmark != nil else { throw ValidationError("give a PLY file to view") }
+        guard file != nil || benchmark != nil || liveDemo != nil else { throw ValidationError("give a PLY file to view") }
         guard Self.backgrounds[background] != nil else { throw ValidationError("--background must be dark, black, white or grey") }
         guard pointSize > 0, boxScale > 0, boxBudget >= 0 else { throw ValidationError("sizes must be positive") }
         if let benchmark, benchmark < 1 { throw ValidationError("--benchmark needs at least 1 voxel") }
@@ -95,6 +97,10 @@ public struct ViewCommand: ParsableCommand {
             print("pointpaint view: \(result.voxels) voxels as \(result.geometry.rawValue) at \(options.width)x\(options.height): " + String(format: "%.1f ms/frame (fastest %.1f)", result.millisecondsPerFrame, result.fastestFrame) + " over \(result.frames) frames (\(result.renderer))")
             return
         }
+        if let liveDemo {
+            try Self.runLiveDemo(voxels: liveDemo, options: options)
+            return
+        }
         guard let file else { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -107,5 +113,30 @@ public struct ViewCommand: ParsableCommand {
         } else {
             try MainActor.assumeIsolated { try Viewer.run(content: .cloud(cloud), options: options) }
         }
+    }
+
+    /// Replays a generated cloud into a window the way `replay` does: a thread publishes a
+    /// growing `LiveCloud` (100 frames, recolouring the previous frame's voxels), the window
+    /// shows it and answers space / N.
+    static func runLiveDemo(voxels: Int, options: ViewerOptions) throws {
+        let full = Viewer.benchmarkCloud(count: max(voxels, 1))
+        let frames = 100
+        let live = LiveCloud(frameCount: frames)
+        Thread.detachNewThread {
+            var previous = 0
+            for frame in 1 ... frames {
+                guard live.waitIfPaused() else { return }
+                let n = full.count * frame / frames
+                var cloud = full
+                cloud.positions.removeSubrange(n...)
+                cloud.counts.removeSubrange(n...)
+                cloud.colors = cloud.colors[..<n].map { $0 * (0.6 + 0.4 * Float(frame) / Float(frames)) }
+                live.publish(cloud: cloud, framesDone: frame, recolored: 0 ..< previous)
+                previous = n
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            live.finish()
+        }
+        try MainActor.assumeIsolated { try Viewer.run(content: .live(live), options: options) }
     }
 }
