@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let toSRGB = ColorConversion(from: .displayP3, to: .srgb)
-/// let rgb = toSRGB.encoded(SIMD3(1, 0, 0))   // ≈ (1.093, -0.2267, -0.1501)
+/// let rgb = toSRGB.encoded(SIMD3<Double>(1, 0, 0))   // ≈ (1.093, -0.2267, -0.1501)
 /// ColorGamut.isInsideSRGB(rgb)                // false
 /// ```
 public struct ColorConversion: Sendable, Hashable {
