@@ -1,3 +1,5 @@
+import Foundation
+
 /// Coloured voxels accumulated from samples: voxel key → colour, observation count, first and
 /// last frame.
 ///
@@ -81,7 +83,10 @@ public struct SceneStore: Sendable {
     }
 
     /// Adds many samples of one frame: `points[i]` with `colors[i]` (linear extended sRGB).
-    /// Returns the number accepted.
+    /// Returns the number accepted. The result is the same as adding them one by one.
+    ///
+    /// Batches of 64K samples or more are first partitioned by hash so each part accumulates in
+    /// cache (see `SceneStore+Partition.swift`); that needs 24 bytes a sample of temporary memory.
     ///
     /// - Complexity: O(n) expected.
     @discardableResult
@@ -94,6 +99,10 @@ public struct SceneStore: Sendable {
         var accepted = 0
         points.withUnsafeBufferPointer { p in
             colors.withUnsafeBufferPointer { c in
+                if p.count >= SceneStore.partitionThreshold {
+                    accepted = addPartitioned(p, c, frame: f)
+                    return
+                }
                 var start = 0
                 let chunk = 1 << 14
                 while start < p.count {
@@ -178,15 +187,28 @@ public struct SceneStore: Sendable {
         let n = count - start
         let size = voxelSize
         let policy = policy
-        let records = storage.records
-        var positions = [SIMD3<Float>](repeating: .zero, count: n)
-        var colors = [SIMD3<Float>](repeating: .zero, count: n)
-        var counts = [UInt32](repeating: 0, count: n)
-        for i in 0 ..< n {
-            let r = records[start + i]
-            positions[i] = VoxelKey(packed: r.key).center(voxelSize: size)
-            colors[i] = SceneStore.encode(r.color(policy))
-            counts[i] = r.count
+        guard n > 0 else { return VoxelCloud(voxelSize: size, positions: [], colors: [], counts: []) }
+        let records = SendablePointer(storage.records + start)
+        var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = []
+        positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { p, pn in
+            colors = [SIMD3<Float>](unsafeUninitializedCapacity: n) { c, cn in
+                counts = [UInt32](unsafeUninitializedCapacity: n) { k, kn in
+                    let out = (SendablePointer(p.baseAddress!), SendablePointer(c.baseAddress!), SendablePointer(k.baseAddress!))
+                    // The transfer curve dominates (a pow a channel): big clouds use every core.
+                    let bands = n < 1 << 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        for i in n * band / bands ..< n * (band + 1) / bands {
+                            let r = records.base[i]
+                            out.0.base[i] = VoxelKey(packed: r.key).center(voxelSize: size)
+                            out.1.base[i] = SceneStore.encode(r.color(policy))
+                            out.2.base[i] = r.count
+                        }
+                    }
+                    kn = n
+                }
+                cn = n
+            }
+            pn = n
         }
         return VoxelCloud(voxelSize: size, positions: positions, colors: colors, counts: counts)
     }
