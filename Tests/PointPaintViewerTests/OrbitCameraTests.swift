@@ -127,6 +127,22 @@ struct OrbitCameraTests {
         #expect(close(length(camera.eye - camera.target), 2))
     }
 
+    @Test("Turntable pitch stops at ±89°, however far it is dragged; trackball does not", arguments: [Float(1), -1])
+    func turntablePitchClamped(direction: Float) {
+        var camera = OrbitCamera(distance: 2, yawDegrees: 30, pitchDegrees: 20)
+        let limit = OrbitCamera.maximumTurntablePitch
+        for _ in 0 ..< 12 { camera.orbit(yaw: 0.1, pitch: direction * 0.4) }
+        #expect(close(camera.pitch, direction * limit, 1e-3))
+        #expect(camera.up.y > 0, "the view turned upside down")
+        #expect(abs(camera.right.y) < 1e-4)
+        camera.orbit(yawDegrees: 0, pitchDegrees: -direction * 30)
+        #expect(close(camera.pitch * 180 / .pi, direction * 59, 1e-3))
+        var free = OrbitCamera(distance: 2, yawDegrees: 30, pitchDegrees: 80)
+        free.mode = .trackball
+        free.orbit(yawDegrees: 0, pitchDegrees: 20)
+        #expect(free.up.y < 0, "a trackball goes over the top")
+    }
+
     @Test("Zoom to cursor keeps the point under the cursor fixed", arguments: [SIMD2<Float>(0.5, 0.3), SIMD2<Float>(-0.8, -0.6), .zero])
     func zoomToCursor(cursor: SIMD2<Float>) throws {
         var camera = OrbitCamera(target: SIMD3(1, 2, 3), distance: 5, yawDegrees: 33, pitchDegrees: 12, sceneRadius: 2)
