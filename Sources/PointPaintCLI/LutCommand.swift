@@ -41,18 +41,53 @@ extension LutCommand {
         var output: String
         @Option(help: "PNG bit depth, 8 or 16.")
         var bitDepth = 8
+        @Option(help: "PNG shape: auto (square when N is a perfect square, else strip), strip (N²×N), column (N×N²) or square (√N·N on each side).")
+        var layout: CubePNGLayoutOption = .auto
 
         func validate() throws {
             try validateCubeSize(size)
             try validateBitDepth(bitDepth)
-            _ = try ColorCubeFileFormat(path: output)
+            let format = try ColorCubeFileFormat(path: output)
+            if layout != .auto && format != .png { throw ValidationError("--layout applies to .png output only") }
+            if layout == .square {
+                let root = Int(Double(size).squareRoot().rounded())
+                guard root * root == size else {
+                    throw ValidationError("--layout square needs a --size that is a perfect square (4, 9, 16, 25, 36, 49, 64, …), not \(size)")
+                }
+            }
         }
 
         func run() throws {
-            try ColorCube.identity(size: size).write(to: output, title: "Identity \(size)", pngBitDepth: bitDepth)
-            let (w, h) = ColorCube.pngDimensions(size: size)
-            let shape = output.lowercased().hasSuffix(".png") ? " (\(w)×\(h) PNG)" : ""
-            print("wrote \(output): identity \(size)³ cube\(shape)")
+            let identity = ColorCube.identity(size: size)
+            if try ColorCubeFileFormat(path: output) == .png {
+                try identity.writePNG(to: output, bitDepth: bitDepth, layout: layout.layout)
+                let (w, h) = ColorCube.pngDimensions(size: size, layout: layout.layout)
+                print("wrote \(output): identity \(size)³ cube (\(w)×\(h) PNG)")
+            } else {
+                try identity.write(to: output, title: "Identity \(size)")
+                print("wrote \(output): identity \(size)³ cube")
+            }
+        }
+    }
+
+    /// How `lut identity --layout` names the PNG's shape.
+    enum CubePNGLayoutOption: String, ExpressibleByArgument, CaseIterable {
+        /// Square when the size is a perfect square, else a strip.
+        case auto
+        /// N² wide, N tall.
+        case strip
+        /// N wide, N² tall.
+        case column
+        /// √N·N on each side (only for perfect-square sizes, checked by `validate()`).
+        case square
+
+        /// The library's layout (`square` is what `automatic` gives for a perfect-square size).
+        var layout: ColorCube.PNGLayout {
+            switch self {
+            case .auto, .square: .automatic
+            case .strip: .strip
+            case .column: .column
+            }
         }
     }
 

@@ -55,4 +55,111 @@ struct LiveCloudTests {
         #expect(released == false)
         #expect(live.isCancelled)
     }
+
+    @Test("Pacing returns at once when paused (true) or cancelled (false)")
+    func pacing() {
+        let live = LiveCloud(startPaused: true)
+        #expect(live.pace(seconds: 1000))
+        #expect(live.pace(seconds: -1))
+        live.cancel()
+        #expect(!live.pace(seconds: 1000))
+    }
+}
+
+/// Collects what a publish handler sees (it runs on the replay's thread).
+private final class Publications: @unchecked Sendable {
+    private let lock = NSLock()
+    private var updates: [LiveCloud.Update] = []
+
+    func append(_ update: LiveCloud.Update) {
+        lock.lock()
+        defer { lock.unlock() }
+        updates.append(update)
+    }
+
+    var all: [LiveCloud.Update] {
+        lock.lock()
+        defer { lock.unlock() }
+        return updates
+    }
+}
+
+/// A small synthesized capture in a fresh temporary directory.
+private func synthesizedCapture(frames: Int = 5) throws -> String {
+    let path = NSTemporaryDirectory() + "pointpaint-live-\(UUID().uuidString)"
+    var o = CaptureSynthesizer.Options()
+    o.frameCount = frames
+    o.width = 160
+    o.height = 120
+    o.pointsPerFrame = 120
+    o.seed = 5
+    _ = try CaptureSynthesizer(options: o).write(to: path, encoding: .nv12)
+    return path
+}
+
+@Suite("Capture replay into a LiveCloud")
+struct CaptureReplayLiveTests {
+    @Test("Replaying live publishes after every frame, voxel counts growing to the full store's, then finishes")
+    func publishesEachFrame() throws {
+        let path = try synthesizedCapture()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let replay = CaptureReplay(reader: try CaptureReader(path: path))
+        var reference = SceneStore(voxelSize: 0.02)
+        let statistics = try replay.run(into: &reference)
+
+        let live = LiveCloud()
+        let seen = Publications()
+        live.setPublishHandler { if let update = live.takeUpdate() { seen.append(update) } }
+        var store = SceneStore(voxelSize: 0.02)
+        let liveStatistics = try replay.run(into: &store, publishingTo: live)
+        live.setPublishHandler(nil)
+
+        #expect(liveStatistics == statistics)
+        #expect(store.cloud() == reference.cloud(), "publishing changes nothing in the result")
+        let updates = seen.all
+        // The empty start, one publication per frame, then the finish.
+        #expect(updates.count == 5 + 2)
+        #expect(updates.map(\.framesDone) == [0, 1, 2, 3, 4, 5, 5])
+        #expect(updates.allSatisfy { $0.frameCount == 5 })
+        let counts = updates.map(\.cloud.count)
+        #expect(counts.first == 0)
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 <= $1 }, "counts shrank: \(counts)")
+        #expect(Set(counts).count >= 4, "counts did not grow frame by frame: \(counts)")
+        #expect(counts.last == reference.count && reference.count > 0)
+        #expect(updates.last?.finished == true && updates.dropLast().allSatisfy { !$0.finished })
+        #expect(updates.allSatisfy { !$0.reset }, "indices stayed stable")
+
+        // Paced to the capture's clock (here 1000× real time) the result is the same.
+        var paced = SceneStore(voxelSize: 0.02)
+        let pacedLive = LiveCloud()
+        #expect(try replay.run(into: &paced, publishingTo: pacedLive, speed: 1000) == statistics)
+        #expect(paced.cloud() == reference.cloud())
+        #expect(try #require(pacedLive.takeUpdate()).finished)
+    }
+
+    @Test("A paused live replay runs one frame per step and stops when cancelled")
+    func pauseStepCancel() async throws {
+        let path = try synthesizedCapture(frames: 4)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let replay = CaptureReplay(reader: try CaptureReader(path: path))
+        let live = LiveCloud(startPaused: true)
+        let seen = Publications()
+        live.setPublishHandler {
+            guard let update = live.takeUpdate() else { return }
+            seen.append(update)
+            // Step through two frames, then close the "window".
+            if update.framesDone < 2 { live.step() } else if !update.finished { live.cancel() }
+        }
+        let frames = await withCheckedContinuation { (done: CheckedContinuation<Int, Never>) in
+            Thread.detachNewThread {
+                var store = SceneStore(voxelSize: 0.02)
+                let statistics = try? replay.run(into: &store, publishingTo: live)
+                done.resume(returning: statistics?.frames ?? -1)
+            }
+        }
+        live.setPublishHandler(nil)
+        #expect(frames == 2)
+        #expect(seen.all.map(\.framesDone) == [0, 1, 2, 2])
+        #expect(seen.all.last?.finished == true)
+    }
 }

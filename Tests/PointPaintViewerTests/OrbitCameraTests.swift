@@ -67,6 +67,38 @@ struct OrbitCameraTests {
         #expect(!known.boxSizeInferred && known.boxSize == 0.5)
     }
 
+    @Test("Non-finite points are left out of the framing and the spacing; --box-size skips the estimate")
+    func nonFinitePoints() {
+        let grid = (0 ..< 100).map { SIMD3<Float>(Float($0 % 10) * 0.1, Float($0 / 10) * 0.1, 0) }
+        let bad: [SIMD3<Float>] = [SIMD3(.nan, 0, 0), SIMD3(0, .infinity, 0), SIMD3(0, 0, -.infinity), SIMD3(.nan, .nan, .nan)]
+        let cloud = VoxelCloud(voxelSize: nil, positions: bad + grid + bad, colors: Array(repeating: .one, count: 108))
+        let framing = SceneFraming(cloud: cloud)
+        #expect(framing.boxSizeInferred && close(framing.boxSize, 0.1, 1e-3))
+        #expect(close(framing.center.x, 0.45) && close(framing.center.y, 0.45) && framing.center.z == 0)
+        #expect(framing.radius.isFinite && close(framing.extent.x, 0.9) && close(framing.extent.y, 0.9) && framing.extent.z == 0)
+        #expect(PointSpacing.estimate(bad + [SIMD3(1, 1, 1)]) == 0.05)
+        #expect(SceneFraming.finiteBounds(bad) == nil)
+        let onlyBad = SceneFraming(cloud: VoxelCloud(voxelSize: nil, positions: bad, colors: Array(repeating: .one, count: 4)))
+        #expect(onlyBad.radius == 1 && onlyBad.center == .zero)
+        let given = SceneFraming(cloud: cloud, boxSize: 0.25)
+        #expect(!given.boxSizeInferred && given.boxSize == 0.25 && given.center == framing.center)
+        // Finite but enormous coordinates keep the framing finite too.
+        let huge = SceneFraming(cloud: VoxelCloud(voxelSize: nil, positions: [SIMD3(-3e38, 0, 0), SIMD3(3e38, 1, 0)], colors: [.one, .one]))
+        #expect(huge.radius.isFinite && huge.center.x.isFinite && huge.boxSize.isFinite)
+        #expect(OrbitCamera.fitted(to: huge, aspect: aspect).distance > 0)
+    }
+
+    @Test("A sparse cloud without a voxel size gets boxes a small fraction of its extent")
+    func sparseCloudBoxCap() {
+        let sparse: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(4, 0, 0), SIMD3(0, 4, 0), SIMD3(4, 4, 4)]
+        let framing = SceneFraming(cloud: VoxelCloud(voxelSize: nil, positions: sparse, colors: Array(repeating: .one, count: 4)))
+        #expect(PointSpacing.estimate(sparse) == 4)
+        #expect(framing.boxSizeInferred && close(framing.boxSize, 4 / SceneFraming.inferredBoxDivisor))
+        // A recorded voxel size is never capped.
+        let recorded = SceneFraming(cloud: VoxelCloud(voxelSize: 3, positions: sparse, colors: Array(repeating: .one, count: 4)))
+        #expect(recorded.boxSize == 3)
+    }
+
     @Test("Orbiting 180° about the vertical mirrors the picture left to right")
     func orbit180() throws {
         var camera = OrbitCamera(target: .zero, distance: 4, yawDegrees: 0, pitchDegrees: 0)
@@ -93,6 +125,22 @@ struct OrbitCameraTests {
         for _ in 0 ..< 10 { camera.orbit(yaw: 0.7, pitch: 0.3) }
         #expect(abs(camera.right.y) > 1e-2)
         #expect(close(length(camera.eye - camera.target), 2))
+    }
+
+    @Test("Turntable pitch stops at ±89°, however far it is dragged; trackball does not", arguments: [Float(1), -1])
+    func turntablePitchClamped(direction: Float) {
+        var camera = OrbitCamera(distance: 2, yawDegrees: 30, pitchDegrees: 20)
+        let limit = OrbitCamera.maximumTurntablePitch
+        for _ in 0 ..< 12 { camera.orbit(yaw: 0.1, pitch: direction * 0.4) }
+        #expect(close(camera.pitch, direction * limit, 1e-3))
+        #expect(camera.up.y > 0, "the view turned upside down")
+        #expect(abs(camera.right.y) < 1e-4)
+        camera.orbit(yawDegrees: 0, pitchDegrees: -direction * 30)
+        #expect(close(camera.pitch * 180 / .pi, direction * 59, 1e-3))
+        var free = OrbitCamera(distance: 2, yawDegrees: 30, pitchDegrees: 80)
+        free.mode = .trackball
+        free.orbit(yawDegrees: 0, pitchDegrees: 20)
+        #expect(free.up.y < 0, "a trackball goes over the top")
     }
 
     @Test("Zoom to cursor keeps the point under the cursor fixed", arguments: [SIMD2<Float>(0.5, 0.3), SIMD2<Float>(-0.8, -0.6), .zero])

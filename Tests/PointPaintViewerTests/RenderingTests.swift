@@ -213,4 +213,19 @@ struct RenderingTests {
         #expect(renderer.capacity >= 2000)
         #expect(renderer.bytesUploaded == (110 * 2 + 10 + 2000 * 2) * slot)
     }
+
+    @Test("A cloud with NaN and infinite points and no voxel size draws its finite points, with or without a box size")
+    func nonFiniteCloud() throws {
+        let finite = (0 ..< 25).map { SIMD3<Float>(Float($0 % 5) * 0.1, Float($0 / 5) * 0.1, 0) }
+        let bad: [SIMD3<Float>] = [SIMD3(.nan, 0, 0), SIMD3(0, .infinity, 0), SIMD3(-.infinity, .nan, 1)]
+        let cloud = VoxelCloud(voxelSize: nil, positions: bad + finite, colors: Array(repeating: SIMD3(1, 0, 0), count: 28))
+        var options = Render.options()
+        let inferred = try Render.image(cloud, options, name: "non-finite-inferred")
+        #expect(inferred.pixel(Render.width / 2, Render.height / 2) == SIMD3(255, 0, 0))
+        #expect(inferred.pixel(0, 0) == SIMD3(0, 0, 0))
+        options.boxSize = 0.1
+        let given = try Render.image(cloud, options, name: "non-finite-box-size")
+        #expect(given.pixel(Render.width / 2, Render.height / 2) == SIMD3(255, 0, 0))
+        #expect(ViewerSession.finitePart(of: cloud).positions == finite)
+    }
 }

@@ -119,12 +119,23 @@ struct ShaderErrorMessageTests {
         "0:30003(19): error: `x' undeclared",        // Mesa: source number dropped, line carries the part
         "2:3(19): error: `x' undeclared",            // source-string number kept
         "ERROR: 2:3: 'x' : undeclared identifier",   // other drivers' style
+        "0(30003) : error C1008: undefined variable \"x\"",   // NVIDIA, source number dropped
+        "2(3) : error C0000: syntax error, unexpected ';'",   // NVIDIA, source-string number kept
     ])
     func mapping(log: String) {
         let error = ShaderProgram.error(log: log, parts: ["grading.glsl", "broken.frag", "other.frag"])
-        #expect(error.file == "broken.frag" || log.hasPrefix("0:30003"))
-        if log.hasPrefix("0:30003") { #expect(error.file == "other.frag") }
+        let inThird = log.hasPrefix("0:30003") || log.hasPrefix("0(30003)")
+        #expect(error.file == (inThird ? "other.frag" : "broken.frag"))
         #expect(error.line == 3)
         #expect(error.description.contains(".frag:3"))
+        #expect(!error.description.contains("30003"))
+    }
+
+    @Test("A multi-line NVIDIA log names the first error's place and maps every line")
+    func nvidiaLog() {
+        let log = "0(10012) : error C1503: undefined variable \"cube\"\n0(20004) : warning C7050: \"c\" might be used before being initialized"
+        let error = ShaderProgram.error(log: log, parts: ["grading.glsl", "boxes_shaded.frag"])
+        #expect(error.file == "grading.glsl" && error.line == 12)
+        #expect(error.log == "grading.glsl:12 : error C1503: undefined variable \"cube\"\nboxes_shaded.frag:4 : warning C7050: \"c\" might be used before being initialized")
     }
 }

@@ -49,8 +49,14 @@ struct ViewerWindowTests {
         press(GLFW_KEY_RIGHT_BRACKET)
         #expect(session.grade.adjustments.brightness == 0.2)
         #expect(window.title.contains("brightness +0.2") && window.title.contains("2 voxels"))
+        press(GLFW_KEY_J)                       // brightness → contrast … → strength
+        press(GLFW_KEY_J)
+        press(GLFW_KEY_J)
+        press(GLFW_KEY_J)
+        press(GLFW_KEY_LEFT_BRACKET)
+        #expect(session.grade.strength == 0.9)
         press(GLFW_KEY_BACKSLASH)
-        #expect(session.grade == Grade())
+        #expect(session.grade == Grade(look: Look.allCases.last!), "reset keeps the look")
         press(GLFW_KEY_B)
         #expect(session.options.background == ViewerSession.backgrounds[1])
         press(GLFW_KEY_A)
@@ -97,5 +103,59 @@ struct ViewerWindowTests {
         let image = try session.screenshot(width: 64, height: 48)
         let drawn = (0 ..< 48).flatMap { y in (0 ..< 64).map { image.pixel($0, y) } }.filter { $0 != image.pixel(0, 0) }
         #expect(drawn.count > 20)
+    }
+
+    @Test("A look loaded from a file stays in the L cycle, and reset keeps it")
+    func fileLookInCycle() throws {
+        let fileCube = ColorCube(size: 2) { p in SIMD3(p.z, p.y, p.x) }
+        var options = ViewerOptions()
+        options.width = 64
+        options.height = 48
+        options.grade = Grade(lookCube: fileCube, strength: 0.5, adjustments: Adjustments(contrast: 0.3))
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        let session = try ViewerSession(content: .cloud(Self.cloud), options: options, visible: false)
+        defer { session.close() }
+        let window = ViewerWindow(session: session)
+        func press(_ key: Int32, shift: Bool = false) { window.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0) }
+        press(GLFW_KEY_L)
+        #expect(session.grade.lookCube == nil && session.grade.look == .natural)
+        #expect(session.grade.strength == 0.5 && session.grade.adjustments.contrast == 0.3)
+        for _ in Look.allCases { press(GLFW_KEY_L) }
+        #expect(session.grade.lookCube == fileCube, "the file look comes round again")
+        press(GLFW_KEY_L, shift: true)
+        #expect(session.grade.lookCube == nil && session.grade.look == Look.allCases.last)
+        press(GLFW_KEY_L)
+        press(GLFW_KEY_BACKSLASH)
+        #expect(session.grade == Grade(lookCube: fileCube))
+        #expect(session.gradeDescription == "look file")
+    }
+
+    @Test("Idle waits: short while a replay runs, longer otherwise (no busy loop)")
+    func idleWaits() {
+        #expect(ViewerWindow.idleWait(replayRunning: true) > 0)
+        #expect(ViewerWindow.idleWait(replayRunning: false) >= ViewerWindow.idleWait(replayRunning: true))
+    }
+}
+
+@Suite("Look cycle")
+struct LookCycleTests {
+    @Test("Without a file look the cycle is the built-in looks; with one, the file look follows the last")
+    func cycle() {
+        var grade = Grade(look: .natural, strength: 0.4)
+        var names: [String] = []
+        for _ in 0 ..< Look.allCases.count {
+            grade = ViewerSession.nextLook(after: grade, fileLook: nil, backwards: false)
+            names.append(grade.look.rawValue)
+        }
+        #expect(names == Array(Look.allCases.dropFirst()).map(\.rawValue) + ["natural"])
+        #expect(grade.strength == 0.4)
+        let file = ColorCube.identity(size: 3)
+        let last = Grade(look: Look.allCases.last!)
+        let toFile = ViewerSession.nextLook(after: last, fileLook: file, backwards: false)
+        #expect(toFile.lookCube == file)
+        #expect(ViewerSession.nextLook(after: toFile, fileLook: file, backwards: false) == Grade(look: .natural))
+        #expect(ViewerSession.nextLook(after: Grade(), fileLook: file, backwards: true).lookCube == file)
+        let reset = ViewerSession.resetAdjustments(of: Grade(lookCube: file, strength: 0.2, adjustments: Adjustments(saturation: -1)))
+        #expect(reset == Grade(lookCube: file))
     }
 }

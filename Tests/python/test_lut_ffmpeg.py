@@ -118,3 +118,39 @@ def test_png_and_cube_forms_grade_alike(pointpaint_bin, photo):
                        check=True, capture_output=True)
         outputs.append(read_png(out).astype(int))
     assert np.abs(outputs[0] - outputs[1]).max() <= 1
+
+
+@pytest.mark.parametrize("layout, shape", [
+    ("strip", (16, 256)),    # height, width: N rows of N² pixels
+    ("column", (256, 16)),   # N² rows of N pixels
+    ("square", (64, 64)),    # √N·N on each side (the Hald order)
+    ("auto", (64, 64)),      # 16 is a perfect square
+])
+def test_identity_layouts(pointpaint_bin, tmp_path, layout, shape):
+    """`lut identity --layout` writes N³ pixels in raster order, red fastest, in the asked shape,
+    and each shape reads back as the identity (grading an image with it changes nothing)."""
+    path = tmp_path / f"identity-{layout}.png"
+    subprocess.run([pointpaint_bin, "lut", "identity", "--size", "16", "--layout", layout, "-o", str(path)],
+                   check=True, capture_output=True)
+    h, w = shape
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                         check=True, capture_output=True).stdout
+    pixels = np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3).reshape(-1, 3)
+    axis = np.rint(np.linspace(0, 255, 16)).astype(np.uint8)
+    b, g, r = np.meshgrid(axis, axis, axis, indexing="ij")
+    assert np.array_equal(pixels, np.stack([r, g, b], axis=-1).reshape(-1, 3))
+    image = tmp_path / "ramp.png"
+    ramp = np.stack(np.meshgrid(np.arange(WIDTH) % 256, np.arange(HEIGHT) % 256), axis=-1)
+    write_png(image, np.concatenate([ramp, (ramp[..., :1] * 3) % 256], axis=-1))
+    graded = tmp_path / f"graded-{layout}.png"
+    subprocess.run([pointpaint_bin, "lut", "apply", str(path), "--to", str(image), "-o", str(graded)],
+                   check=True, capture_output=True)
+    assert np.abs(read_png(graded).astype(int) - read_png(image).astype(int)).max() == 0
+
+
+def test_identity_square_layout_needs_a_square_size(pointpaint_bin, tmp_path):
+    result = subprocess.run([pointpaint_bin, "lut", "identity", "--size", "17", "--layout", "square",
+                             "-o", str(tmp_path / "x.png")], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "perfect square" in result.stderr
+    assert not (tmp_path / "x.png").exists()

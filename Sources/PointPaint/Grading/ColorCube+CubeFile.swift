@@ -37,8 +37,11 @@ public struct CubeFile: Sendable, Equatable {
     /// `DOMAIN_MIN` / `DOMAIN_MAX` and Resolve's `LUT_3D_INPUT_RANGE min max`; other keyword lines
     /// (words starting with a letter, such as `LUT_IN_VIDEO_RANGE`) are ignored. A domain other than
     /// 0…1 is resampled onto the unit lattice, since `ColorCube` covers 0…1.
+    /// A quoted `TITLE` may contain `#`. A row starting with `nan` or `inf` is a row with a bad
+    /// value, not a keyword.
     /// - Throws: `PointPaintError` naming the line: a 1D table, a size outside 2…256, a row without
-    ///   exactly three finite numbers, rows before `LUT_3D_SIZE`, too many or too few rows, an empty
+    ///   exactly three finite numbers (numbers beyond a 32-bit float's range count as infinite, in
+    ///   the domain lines too), rows before `LUT_3D_SIZE`, too many or too few rows, an empty
     ///   domain.
     public init(parsing bytes: [UInt8], file: String? = nil) throws {
         var parser = CubeTextParser(bytes: bytes, file: file)
@@ -184,16 +187,22 @@ private struct CubeTextParser {
                 var stop = start
                 while stop < end && buffer[stop] != UInt8(ascii: "\n") { stop += 1 }
                 defer { start = stop + 1 }
+                var first = start
+                while first < stop && Self.isBlank(buffer[first]) { first += 1 }
+                // A quoted title may hold a `#`: read it before comments are trimmed.
+                if let text = Self.title(buffer, first, stop) {
+                    title = text
+                    continue
+                }
                 // Trim a comment and surrounding blanks (including a Windows CR).
                 var last = stop
-                if let hash = (start ..< stop).first(where: { buffer[$0] == UInt8(ascii: "#") }) { last = hash }
-                var first = start
-                while first < last && Self.isBlank(buffer[first]) { first += 1 }
+                if let hash = (first ..< stop).first(where: { buffer[$0] == UInt8(ascii: "#") }) { last = hash }
                 while last > first && Self.isBlank(buffer[last - 1]) { last -= 1 }
                 if first == last { continue }
                 let c = buffer[first]
                 let isNumber = (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
                     || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                    || Self.startsWithNonFiniteWord(buffer, first, last)
                 if isNumber {
                     guard let n = size else {
                         throw error(lineNumber, "table rows before LUT_3D_SIZE")
@@ -212,11 +221,6 @@ private struct CubeTextParser {
                 while wordEnd < last && !Self.isBlank(buffer[wordEnd]) { wordEnd += 1 }
                 let word = String(decoding: UnsafeBufferPointer(rebasing: buffer[first ..< wordEnd]), as: UTF8.self)
                 switch word {
-                case "TITLE":
-                    var text = String(decoding: UnsafeBufferPointer(rebasing: buffer[wordEnd ..< last]), as: UTF8.self)
-                        .trimmingCharacters(in: .whitespaces)
-                    if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
-                    title = text
                 case "LUT_3D_SIZE":
                     guard entries.isEmpty, size == nil else { throw error(lineNumber, "LUT_3D_SIZE given twice or after table rows") }
                     let v = try numbers(base, wordEnd, last, line: lineNumber)
@@ -255,6 +259,34 @@ private struct CubeTextParser {
         return Result(title: title, size: size, entries: entries, domainMin: domainMin, domainMax: domainMax)
     }
 
+    /// The title when the line `first..<stop` is a `TITLE` line: the text between the quotes
+    /// (a `#` inside them is part of it), or, unquoted, the rest of the line before a comment.
+    static func title(_ buffer: UnsafeBufferPointer<UInt8>, _ first: Int, _ stop: Int) -> String? {
+        let keyword = Array("TITLE".utf8)
+        guard stop - first >= keyword.count, Array(buffer[first ..< first + keyword.count]) == keyword else { return nil }
+        var i = first + keyword.count
+        guard i == stop || isBlank(buffer[i]) else { return nil }
+        while i < stop && isBlank(buffer[i]) { i += 1 }
+        var end = stop
+        if i < stop && buffer[i] == UInt8(ascii: "\"") {
+            i += 1
+            end = (i ..< stop).first { buffer[$0] == UInt8(ascii: "\"") } ?? stop
+        } else {
+            if let hash = (i ..< stop).first(where: { buffer[$0] == UInt8(ascii: "#") }) { end = hash }
+            while end > i && isBlank(buffer[end - 1]) { end -= 1 }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: buffer[i ..< end]), as: UTF8.self)
+    }
+
+    /// Whether `first..<last` starts with a word `strtod` reads as NaN or infinity (`nan`,
+    /// `inf`, `infinity`, `nan(…)` in any case): a table row with a bad value, not a keyword.
+    static func startsWithNonFiniteWord(_ buffer: UnsafeBufferPointer<UInt8>, _ first: Int, _ last: Int) -> Bool {
+        var end = first
+        while end < last && !isBlank(buffer[end]) { end += 1 }
+        let word = String(decoding: UnsafeBufferPointer(rebasing: buffer[first ..< end]), as: UTF8.self).lowercased()
+        return word == "nan" || word == "inf" || word == "infinity" || word.hasPrefix("nan(")
+    }
+
     static func isBlank(_ c: UInt8) -> Bool {
         c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r")
     }
@@ -276,6 +308,10 @@ private struct CubeTextParser {
             guard parsedEnd == stop, value.isFinite else {
                 let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
                 throw error(line, "expected a finite number, found \"\(token)\"")
+            }
+            guard Float(value).isFinite else {
+                let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
+                throw error(line, "expected a finite number, found \"\(token)\", too large for a 32-bit float")
             }
             values.append(value)
             i = stop

@@ -151,6 +151,46 @@ public struct CaptureReplay: Sendable {
     /// - Returns: the counts of the frames replayed.
     @discardableResult
     public func run(into store: inout SceneStore, progress: (Progress) -> Bool = { _ in true }) throws -> Statistics {
+        try run(into: &store) { state, _ in progress(state) }
+    }
+
+    /// Replays into `store` and shows it live: after each frame, publishes the store's cloud to
+    /// `live`, then waits while the viewer has paused the replay (one frame per step). Stops
+    /// early, without an error, when the viewer cancels (its window closed). Calls
+    /// `live.finish()` when done, also when a frame fails (the error is rethrown).
+    /// The store ends exactly as `run(into:progress:)` leaves it.
+    /// - Parameter speed: paces the frames to the capture's timestamps: 1 is real time, 2 twice as
+    ///   fast; 0 (the default) replays as fast as frames can be processed. A replay that falls
+    ///   behind does not hurry to catch up, and a pause moves the clock on.
+    /// - Returns: the counts of the frames replayed.
+    /// - Complexity: O(voxels) per frame on top of the replay, to build the published cloud.
+    @discardableResult
+    public func run(into store: inout SceneStore, publishingTo live: LiveCloud, speed: Double = 0) throws -> Statistics {
+        defer { live.finish() }
+        let indices = frameIndices
+        let frames = reader.manifest.frames
+        live.publish(cloud: store.cloud(), framesDone: 0, frameCount: indices.count)
+        guard live.waitIfPaused() else { return Statistics() }
+        var due = Date()  // when the frame just published was due on the paced clock
+        return try run(into: &store) { state, store in
+            live.publish(cloud: store.cloud(), framesDone: state.done)
+            guard state.done < state.total else { return true }
+            if speed > 0 {
+                let gap = (frames[indices[state.done]].timestamp - frames[indices[state.done - 1]].timestamp) / speed
+                due = max(due.addingTimeInterval(gap), Date())
+                guard live.pace(seconds: due.timeIntervalSinceNow) else { return false }
+            }
+            guard live.waitIfPaused() else { return false }
+            due = max(due, Date())
+            return true
+        }
+    }
+
+    /// Replays into `store`, calling `afterFrame` with the progress and the store itself after
+    /// each frame has been added; `afterFrame` returns false to stop early.
+    /// - Returns: the counts of the frames replayed.
+    @discardableResult
+    public func run(into store: inout SceneStore, afterFrame: (Progress, SceneStore) -> Bool) throws -> Statistics {
         let indices = frameIndices
         var statistics = Statistics()
         let threads = max(1, options.threads)
@@ -167,7 +207,7 @@ public struct CaptureReplay: Sendable {
                 frame.statistics.rejected = frame.positions.count - accepted
                 statistics.add(frame.statistics)
                 done += 1
-                if !progress(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count)) { return statistics }
+                if !afterFrame(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count), store) { return statistics }
             }
         }
         return statistics

@@ -12,7 +12,8 @@ import Foundation
 /// - There is one consumer. `takeUpdate()` returns what changed since the consumer's previous
 ///   call, so the viewer uploads only the new tail and the recoloured range.
 ///
-/// The replay side (the viewer runs on the main thread, the replay on another):
+/// A capture replay does all of this with `CaptureReplay.run(into:publishingTo:)`. By hand (the
+/// viewer runs on the main thread, the replay on another):
 /// ```swift
 /// let live = LiveCloud(frameCount: frames.count)
 /// Thread.detachNewThread {
@@ -29,8 +30,8 @@ import Foundation
 /// re-uploading every colour; without it the viewer uploads all colours of the known voxels
 /// (16 bytes each) plus the new tail.
 ///
-/// `LiveCloud` is `@unchecked Sendable`: every stored property is guarded by one `NSCondition`,
-/// which also wakes a paused replay.
+/// `LiveCloud` is `@unchecked Sendable`: the state is guarded by one `NSCondition`, which also
+/// wakes a paused replay, and the publish handler by its own lock.
 public final class LiveCloud: @unchecked Sendable {
     /// What changed since the consumer's previous `takeUpdate()`.
     public struct Update: Sendable {
@@ -70,6 +71,9 @@ public final class LiveCloud: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var state = State()
+    /// Guards `handler` and is held while it runs, so clearing it waits for a call in progress.
+    private let handlerLock = NSLock()
+    private var handler: (@Sendable () -> Void)?
 
     /// Creates an empty live cloud. `frameCount` is shown by the viewer (0 when unknown);
     /// `startPaused` makes the replay wait for a resume or step before its first frame.
@@ -110,6 +114,7 @@ public final class LiveCloud: @unchecked Sendable {
             if let frameCount { s.frameCount = frameCount }
             s.version += 1
         }
+        notify()
     }
 
     /// Marks the replay as finished; the viewer keeps showing the final cloud.
@@ -119,6 +124,13 @@ public final class LiveCloud: @unchecked Sendable {
             s.version += 1
         }
         condition.broadcast()
+        notify()
+    }
+
+    private func notify() {
+        handlerLock.lock()
+        defer { handlerLock.unlock() }
+        handler?()
     }
 
     /// Blocks the calling (replay) thread while the viewer has paused the replay, until it
@@ -132,6 +144,19 @@ public final class LiveCloud: @unchecked Sendable {
             condition.wait()
         }
         if state.paused && state.steps > 0 { state.steps -= 1 }
+        return !state.cancelled
+    }
+
+    /// Blocks the calling (replay) thread for up to `seconds`, to pace a replay to its capture's
+    /// clock; returns at once when the viewer pauses (the pause is `waitIfPaused()`'s business)
+    /// or stops the replay.
+    /// - Returns: `false` when the viewer asked the replay to stop.
+    @discardableResult
+    public func pace(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(seconds, 0))
+        condition.lock()
+        defer { condition.unlock() }
+        while !state.cancelled && !state.paused && condition.wait(until: deadline) {}
         return !state.cancelled
     }
 
@@ -162,6 +187,16 @@ public final class LiveCloud: @unchecked Sendable {
             s.reset = false
             return update
         }
+    }
+
+    /// Sets a closure called on the replay's thread after each `publish` and `finish` (outside
+    /// the state lock, so it may call `takeUpdate()`); a viewer wakes its event loop with it.
+    /// Once `setPublishHandler(nil)` returns, the previous closure is not running and never runs
+    /// again.
+    public func setPublishHandler(_ handler: (@Sendable () -> Void)?) {
+        handlerLock.lock()
+        defer { handlerLock.unlock() }
+        self.handler = handler
     }
 
     /// Whether the replay is paused by the viewer.

@@ -91,20 +91,27 @@ public final class ShaderProgram: UniformSink {
     /// Line numbers reserved for each part of a stage.
     nonisolated static let lineStride = 10_000
 
-    /// Turns a driver log (Mesa writes `N:LINE(COL): error: …`, others `ERROR: N:LINE: …`) into
-    /// an error naming the part's file.
+    /// Turns a driver log (Mesa writes `N:LINE(COL): error: …`, AMD and Intel `ERROR: N:LINE: …`,
+    /// NVIDIA `N(LINE) : error C…: …`) into an error naming the part's file.
     nonisolated static func error(log: String, parts: [String]) -> ShaderError {
         var file = parts.last ?? "shader", line: Int?
         var lines: [String] = []
         for raw in log.split(whereSeparator: \.isNewline) {
             var text = String(raw)
-            if let match = text.firstMatch(of: /(\d+):(\d+)(\(\d+\))?/), let n = Int(match.1), var l = Int(match.2) {
+            // `N:L` with an optional `(COL)`, else NVIDIA's `N(L)`.
+            var place: (range: Range<String.Index>, source: Substring, line: Substring, column: Substring?)?
+            if let m = text.firstMatch(of: /(\d+):(\d+)(\(\d+\))?/) {
+                place = (m.range, m.1, m.2, m.3)
+            } else if let m = text.firstMatch(of: /(\d+)\((\d+)\)/) {
+                place = (m.range, m.1, m.2, nil)
+            }
+            if let place, let n = Int(place.source), var l = Int(place.line) {
                 let part = l / lineStride
                 l %= lineStride
                 let index = part >= 1 && part <= parts.count ? part : n
                 let name = index >= 1 && index <= parts.count ? parts[index - 1] : "source \(n)"
                 if line == nil { file = name; line = l }
-                text.replaceSubrange(match.range, with: "\(name):\(l)\(match.3 ?? "")")
+                text.replaceSubrange(place.range, with: "\(name):\(l)\(place.column ?? "")")
             }
             lines.append(text)
         }

@@ -98,11 +98,27 @@ public struct OrbitCamera: Sendable, Equatable {
 
     // MARK: Moves
 
+    /// The largest pitch a turntable reaches, in radians (89°): looking straight down or up
+    /// would make yaw and roll the same turn, and going past it turns the view upside down.
+    public static let maximumTurntablePitch: Float = 89 * .pi / 180
+
+    /// The angle in radians the camera looks down on the target (negative: looks up), from −π/2
+    /// to π/2.
+    public var pitch: Float { asin(min(max(-forward.y, -1), 1)) }
+
     /// Rotates about the target: `yaw` and `pitch` in radians (turntable: about world up and
-    /// the camera's right axis; trackball: about the camera's up and right axes).
+    /// the camera's right axis, with the pitch kept within ±`maximumTurntablePitch`; trackball:
+    /// about the camera's up and right axes, unlimited).
     public mutating func orbit(yaw: Float, pitch: Float) {
         switch mode {
         case .turntable:
+            var pitch = pitch
+            if up.y >= 0 {
+                // Clamp the result, but let a view already past the limit move back towards level.
+                let current = self.pitch, limit = Self.maximumTurntablePitch
+                let target = pitch > 0 ? min(current + pitch, max(current, limit)) : max(current + pitch, min(current, -limit))
+                pitch = target - current
+            }
             let turn = Quat(angle: yaw, axis: SIMD3(0, 1, 0))
             let tilt = Quat(angle: -pitch, axis: SIMD3(1, 0, 0))
             orientation = (turn * orientation * tilt).normalized

@@ -14,29 +14,62 @@ public struct SceneFraming: Sendable, Equatable {
     /// Whether `boxSize` was inferred (the cloud recorded none).
     public var boxSizeInferred: Bool
 
-    /// Framing for `cloud`; an empty cloud gives a unit sphere at the origin.
-    /// - Complexity: O(n) with a known voxel size; O(n) expected (a hash grid) when inferring it.
-    public init(cloud: VoxelCloud) {
-        let inferred = cloud.voxelSize == nil || !(cloud.voxelSize! > 0)
-        let size = inferred ? PointSpacing.estimate(cloud.positions) : cloud.voxelSize!
-        self.init(bounds: cloud.bounds, boxSize: size, inferred: inferred)
+    /// Framing for `cloud`; an empty cloud gives a unit sphere at the origin. Points with a
+    /// non-finite coordinate are left out of the bounds and the spacing (the viewer does not draw
+    /// them). The box size is `boxSize` when given (positive and finite), else the cloud's voxel
+    /// size, else inferred from the point spacing — only then is the spacing estimated, and the
+    /// inferred size is capped at 1/8 of the cloud's largest extent, so a sparse cloud gets small
+    /// boxes, not boxes as wide as the gaps between its points.
+    /// - Complexity: O(n) with a known size; O(n) expected (a hash grid) when inferring it.
+    public init(cloud: VoxelCloud, boxSize: Float? = nil) {
+        let bounds = Self.finiteBounds(cloud.positions)
+        if let boxSize, boxSize > 0, boxSize.isFinite {
+            self.init(bounds: bounds, boxSize: boxSize)
+        } else if let size = cloud.voxelSize, size > 0, size.isFinite {
+            self.init(bounds: bounds, boxSize: size)
+        } else {
+            var size = PointSpacing.estimate(cloud.positions)
+            if let bounds {
+                let extent = bounds.max - bounds.min
+                let largest = max(extent.x, extent.y, extent.z)
+                if largest > 0 && largest.isFinite { size = min(size, largest / Self.inferredBoxDivisor) }
+            }
+            self.init(bounds: bounds, boxSize: size, inferred: true)
+        }
     }
 
-    /// Framing for centres within `bounds` drawn as boxes of `boxSize`.
+    /// An inferred box is at most the cloud's largest extent divided by this.
+    public static let inferredBoxDivisor: Float = 8
+
+    /// Framing for centres within `bounds` drawn as boxes of `boxSize`. Bounds too far apart for
+    /// a `Float` extent are clamped, so the framing stays finite.
     public init(bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?, boxSize: Float, inferred: Bool = false) {
         boxSizeInferred = inferred
+        let size = boxSize > 0 && boxSize.isFinite ? boxSize : 0.05
+        self.boxSize = size
         guard let bounds else {
             center = .zero
             radius = 1
             extent = .zero
-            self.boxSize = boxSize > 0 && boxSize.isFinite ? boxSize : 0.05
             return
         }
-        let size = boxSize > 0 && boxSize.isFinite ? boxSize : 0.05
-        self.boxSize = size
-        center = (bounds.min + bounds.max) / 2
-        extent = bounds.max - bounds.min
-        radius = max(length(extent + SIMD3(repeating: size)) / 2, 1e-6)
+        let limit = SIMD3<Float>(repeating: .greatestFiniteMagnitude / 8)
+        center = bounds.min * 0.5 + bounds.max * 0.5
+        extent = pointwiseMin(bounds.max * 0.5 - bounds.min * 0.5, limit / 2) * 2
+        radius = max(min(length(extent / 2 + SIMD3(repeating: size / 2)), .greatestFiniteMagnitude / 8), 1e-6)
+    }
+
+    /// Axis-aligned bounds of the points whose coordinates are all finite, or nil when none are.
+    /// - Complexity: O(n).
+    public static func finiteBounds(_ points: [SIMD3<Float>]) -> (min: SIMD3<Float>, max: SIMD3<Float>)? {
+        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
+        var any = false
+        for p in points where p.isFinite {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+            any = true
+        }
+        return any ? (lo, hi) : nil
     }
 
     /// Yaw and pitch in degrees for a first view: 0 and 20 for an ordinary cloud (seen from the
@@ -56,16 +89,15 @@ public struct SceneFraming: Sendable, Equatable {
 /// from a sample of points to their nearest neighbour.
 public enum PointSpacing {
     /// The median nearest-neighbour distance over up to 1,000 sampled points; 0.05 when there are
-    /// fewer than two distinct points.
+    /// fewer than two distinct points. Points with a non-finite coordinate are ignored.
     /// - Complexity: O(n) expected (one hash-grid pass plus bounded neighbourhood searches).
     public static func estimate(_ points: [SIMD3<Float>]) -> Float {
         let fallback: Float = 0.05
-        guard points.count >= 2, var lo = points.first else { return fallback }
-        var hi = lo
-        for p in points { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        let points = points.allSatisfy(\.isFinite) ? points : points.filter(\.isFinite)
+        guard points.count >= 2, let (lo, hi) = SceneFraming.finiteBounds(points) else { return fallback }
         let extent = hi - lo
         let largest = max(extent.x, extent.y, extent.z)
-        guard largest > 0 else { return fallback }
+        guard largest > 0, largest.isFinite else { return fallback }
         // Cell size so that a surface-like cloud has a few points per cell.
         let dims = Float(max([extent.x, extent.y, extent.z].filter { $0 > largest * 1e-3 }.count, 1))
         var cell = largest / Float(points.count).squareRoot() * (dims == 3 ? 2 : 1)
@@ -101,4 +133,9 @@ public enum PointSpacing {
         distances.sort()
         return distances[distances.count / 2]
     }
+}
+
+extension SIMD3 where Scalar == Float {
+    /// Whether all three coordinates are finite (neither NaN nor infinite).
+    var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }

@@ -16,6 +16,8 @@ final class ViewerSession {
     /// The strategy to return to when the wide-gamut highlight is switched off.
     var strategyBeforeGamut: Int?
     var grade: Grade
+    /// The look loaded from a file (`--look FILE`), kept as an entry of the L cycle.
+    let fileLook: ColorCube?
     let live: LiveCloud?
     private(set) var framesDone = 0
     private(set) var frameCount = 0
@@ -34,18 +36,18 @@ final class ViewerSession {
         self.renderer = renderer
         strategyIndex = StrategyKind.allCases.firstIndex(of: options.strategy) ?? 0
         grade = options.grade
+        fileLook = options.grade.lookCube
         let cloud: VoxelCloud
         switch content {
         case .cloud(let c):
-            cloud = c
+            cloud = Self.finitePart(of: c)
             live = nil
         case .live(let l):
             live = l
             cloud = l.takeUpdate()?.cloud ?? VoxelCloud(voxelSize: nil, positions: [], colors: [])
             replayFinished = false
         }
-        framing = SceneFraming(cloud: cloud)
-        if let size = options.boxSize, size > 0 { framing = SceneFraming(bounds: cloud.bounds, boxSize: size) }
+        framing = SceneFraming(cloud: cloud, boxSize: options.boxSize)
         let aspect = Float(options.width) / Float(max(options.height, 1))
         camera = .fitted(to: framing, aspect: aspect, yawDegrees: options.yaw, pitchDegrees: options.pitch, distance: options.distance)
         camera.mode = options.trackball ? .trackball : .turntable
@@ -73,16 +75,14 @@ final class ViewerSession {
         frameCount = update.frameCount
         replayFinished = update.finished
         if !update.appended.isEmpty || update.reset {
-            if let size = options.boxSize, size > 0 {
-                framing = SceneFraming(bounds: update.cloud.bounds, boxSize: size)
-            } else if update.cloud.voxelSize == nil && framing.boxSizeInferred && !update.reset && update.cloud.count < 2 * update.appended.lowerBound {
+            if update.cloud.voxelSize == nil && options.boxSize == nil && framing.boxSizeInferred && !update.reset
+                && update.cloud.count < 2 * update.appended.lowerBound {
                 // Inferring the spacing costs a pass over the cloud: redo it only when the cloud doubled.
-                framing = SceneFraming(bounds: update.cloud.bounds, boxSize: framing.boxSize, inferred: true)
+                framing = SceneFraming(bounds: SceneFraming.finiteBounds(update.cloud.positions), boxSize: framing.boxSize, inferred: true)
             } else {
-                framing = SceneFraming(cloud: update.cloud)
+                framing = SceneFraming(cloud: update.cloud, boxSize: options.boxSize)
             }
             if !cameraTouched {
-                let aspect = Float(options.width) / Float(max(options.height, 1))
                 camera.fit(framing, aspect: aspect)
             } else {
                 camera.sceneCenter = framing.center
@@ -91,6 +91,51 @@ final class ViewerSession {
             updateOverlays()
         }
         return true
+    }
+
+    /// Width over height of what is drawn now: the window's framebuffer (it may have been
+    /// resized since it opened), or the requested size while it has none.
+    var aspect: Float {
+        var w: Int32 = 0, h: Int32 = 0
+        glfwGetFramebufferSize(context.window, &w, &h)
+        guard w > 0, h > 0 else { return Float(options.width) / Float(max(options.height, 1)) }
+        return Float(w) / Float(h)
+    }
+
+    /// `cloud` without the points that have a non-finite coordinate (they cannot be framed or
+    /// drawn); the cloud itself, not a copy, when all are finite.
+    /// - Complexity: O(n).
+    static func finitePart(of cloud: VoxelCloud) -> VoxelCloud {
+        guard !cloud.positions.allSatisfy(\.isFinite) else { return cloud }
+        let keep = cloud.positions.indices.filter { cloud.positions[$0].isFinite }
+        return VoxelCloud(voxelSize: cloud.voxelSize, positions: keep.map { cloud.positions[$0] },
+                          colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] })
+    }
+
+    /// `grade` with the next look of the cycle (the previous one when `backwards`): the built-in
+    /// looks in order, then `fileLook` when there is one. Strength and adjustments are kept.
+    nonisolated static func nextLook(after grade: Grade, fileLook: ColorCube?, backwards: Bool) -> Grade {
+        let builtins = Look.allCases
+        let count = builtins.count + (fileLook == nil ? 0 : 1)
+        let current = grade.lookCube != nil && fileLook != nil ? builtins.count : builtins.firstIndex(of: grade.look) ?? 0
+        let next = (current + (backwards ? count - 1 : 1)) % count
+        var result = grade
+        if next == builtins.count {
+            result.lookCube = fileLook
+            result.look = .natural  // unused beside a file look; kept neutral so equal grades compare equal
+        } else {
+            result.lookCube = nil
+            result.look = builtins[next]
+        }
+        return result
+    }
+
+    /// `grade` with strength 1 and neutral adjustments; the look (built-in or file) stays.
+    nonisolated static func resetAdjustments(of grade: Grade) -> Grade {
+        var result = grade
+        result.strength = 1
+        result.adjustments = .neutral
+        return result
     }
 
     /// Rebuilds the colour cube from `grade` and uploads it.

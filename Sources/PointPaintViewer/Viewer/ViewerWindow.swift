@@ -35,7 +35,8 @@ final class ViewerWindow {
           L               next look (shift: previous)
           J               grade control: strength, brightness, contrast,
                           temperature, saturation
-          [ / ]  \\        step the control down / up; reset grading
+          [ / ]  \\        step the control down / up; reset strength and
+                          adjustments (the look stays)
           F  0  T         fit to view, reset view, turntable/trackball
           arrows  O       orbit 15 degrees, auto-orbit
           space  N        pause/resume the replay, step one frame
@@ -53,13 +54,21 @@ final class ViewerWindow {
         glfwSetWindowUserPointer(window, Unmanaged.passUnretained(self).toOpaque())
         defer { glfwSetWindowUserPointer(window, nil) }
         installCallbacks(window)
+        // The replay wakes the loop when it publishes, so the loop can sleep in between.
+        session.live?.setPublishHandler { glfwPostEmptyEvent() }
+        defer {
+            session.live?.setPublishHandler(nil)
+            session.live?.cancel()
+        }
         say(Self.help)
         fpsWindowStart = glfwGetTime()
         while glfwWindowShouldClose(window) == 0 && !quit {
-            if session.live != nil && !session.replayFinished || session.options.autoOrbit {
+            if needsRedraw || session.options.autoOrbit {
                 glfwPollEvents()
             } else {
-                glfwWaitEventsTimeout(needsRedraw ? 0 : 0.25)
+                // Nothing to draw: sleep until an event, a publication or the next title update.
+                glfwWaitEventsTimeout(Self.idleWait(replayRunning: session.live != nil && !session.replayFinished
+                                                        && session.live?.isPaused == false))
             }
             if session.pollLive() { needsRedraw = true }
             let now = glfwGetTime()
@@ -95,8 +104,12 @@ final class ViewerWindow {
                 glfwSetWindowTitle(window, title)
             }
         }
-        session.live?.cancel()
     }
+
+    /// Seconds the loop sleeps waiting for events when nothing needs drawing: short while a
+    /// replay runs (a fallback; its publications wake the loop at once), longer when paused,
+    /// finished or showing a still cloud.
+    nonisolated static func idleWait(replayRunning: Bool) -> Double { replayRunning ? 0.1 : 0.5 }
 
     /// Voxels, frame, FPS, strategy and look.
     var title: String {
@@ -115,11 +128,7 @@ final class ViewerWindow {
         return parts.joined(separator: " · ")
     }
 
-    private var aspect: Float {
-        var w: Int32 = 0, h: Int32 = 0
-        glfwGetWindowSize(session.context.window, &w, &h)
-        return Float(w) / Float(max(h, 1))
-    }
+    private var aspect: Float { session.aspect }
 
     private func ndc(_ cursor: SIMD2<Double>) -> SIMD2<Float> {
         var w: Int32 = 0, h: Int32 = 0
@@ -268,21 +277,18 @@ final class ViewerWindow {
             session.options.showGrid.toggle()
             session.updateOverlays()
         case GLFW_KEY_L:
-            let looks = Look.allCases
-            let i = looks.firstIndex(of: session.grade.look) ?? 0
-            session.grade.lookCube = nil
-            session.grade.look = looks[(i + (shift ? looks.count - 1 : 1)) % looks.count]
+            session.grade = ViewerSession.nextLook(after: session.grade, fileLook: session.fileLook, backwards: shift)
             session.applyGrade()
-            say("look: \(session.grade.look.rawValue) (\(session.grade.look.summary))")
+            say(session.grade.lookCube != nil ? "look: from the file" : "look: \(session.grade.look.rawValue) (\(session.grade.look.summary))")
         case GLFW_KEY_J:
             gradeControl = (gradeControl + 1) % Self.gradeControls.count
             say("grade control: \(Self.gradeControls[gradeControl])")
         case GLFW_KEY_LEFT_BRACKET, GLFW_KEY_RIGHT_BRACKET:
             stepGrade(key == GLFW_KEY_RIGHT_BRACKET ? 0.1 : -0.1)
         case GLFW_KEY_BACKSLASH:
-            session.grade = Grade()
+            session.grade = ViewerSession.resetAdjustments(of: session.grade)
             session.applyGrade()
-            say("grading reset")
+            say("grading reset: strength 1, adjustments 0 (\(session.gradeDescription))")
         case GLFW_KEY_F:
             session.camera.fit(session.framing, aspect: aspect)
         case GLFW_KEY_0, GLFW_KEY_HOME:

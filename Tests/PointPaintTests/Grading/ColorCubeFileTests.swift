@@ -130,7 +130,27 @@ import Testing
         Bad("LUT_3D_SIZE 2\nDOMAIN_MIN 1 0 0\n" + String(repeating: "0 0 0\n", count: 8), nil, "DOMAIN_MIN must be below"),
         Bad("LUT_3D_SIZE 2\n0 0 nan\n", "line 2", "finite number"),
         Bad("LUT_3D_SIZE 2\n0 0 0\nLUT_3D_SIZE 2\n", "line 3", "given twice"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\nnan 0 0\n", "line 3", "finite number, found \"nan\""),
+        Bad("LUT_3D_SIZE 2\nINF 0 0\n", "line 2", "finite number, found \"INF\""),
+        Bad("LUT_3D_SIZE 2\n0 0 0\nInfinity 1 1 # bright\n", "line 3", "finite number, found \"Infinity\""),
+        Bad("LUT_3D_SIZE 2\nDOMAIN_MAX 1e39 1 1\n", "line 2", "too large for a 32-bit float"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\n0 -1e40 0\n", "line 3", "\"-1e40\", too large"),
     ]
+
+    @Test("A quoted TITLE keeps a #; an unquoted one ends at a comment", arguments: [
+        ("TITLE \"a #1 look\"", "a #1 look"),
+        ("TITLE \"a #1 look\" # the best", "a #1 look"),
+        ("  TITLE plain words # comment", "plain words"),
+        ("TITLE \"\"", ""),
+    ])
+    func titleWithHash(line: String, expected: String) throws {
+        let text = line + "\r\nLUT_3D_SIZE 2\n" + String(repeating: "0 0 0\n", count: 8)
+        let file = try CubeFile(parsing: Array(text.utf8), file: "t.cube")
+        #expect(file.title == expected)
+        // And it survives a round trip.
+        let again = try CubeFile(parsing: Array(file.text.utf8))
+        #expect(again.title == expected)
+    }
 
     @Test(arguments: badFiles)
     func badCubeFilesNameTheLine(bad: Bad) throws {

@@ -1,0 +1,84 @@
+import Foundation
+import PointPaint
+import Testing
+
+/// `pointpaint view` run as a person would. Screenshots open a hidden window, so these need a
+/// display: run them under `xvfb-run -a` (they fail with a clear message otherwise).
+@Suite("view command (needs a display: xvfb-run)", .serialized)
+struct ViewCommandTests {
+    static func requireDisplay() throws {
+        let environment = ProcessInfo.processInfo.environment
+        try #require(environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
+                     "no display (DISPLAY is unset): run the view tests under xvfb-run -a")
+    }
+
+    /// The pixels of `image` that differ from its top-left corner (the background).
+    static func foreground(_ image: PNGImage) -> Int {
+        let c = image.channels
+        let background = Array(image.samples8[0 ..< c])
+        return stride(from: 0, to: image.samples8.count, by: c).count { Array(image.samples8[$0 ..< $0 + c]) != background }
+    }
+
+    @Test("view CAPTURE --screenshot replays the capture in full and renders the cloud")
+    func captureScreenshot() throws {
+        try Self.requireDisplay()
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/cap"
+        let synth = try Tool.run(["synth", "-o", capture, "--frames", "4", "--size", "160x120", "--points", "150"])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let png = dir + "/shot.png"
+        let view = try Tool.run(["view", capture, "--voxel-size", "0.05", "--screenshot", png, "--size", "160x120", "--background", "black"])
+        #expect(view.status == 0, "\(view.stderr)")
+        #expect(view.stdout.contains("replayed 4 frames"), "\(view.stdout)")
+        #expect(view.stdout.contains("wrote \(png) (160x120"))
+        let image = try PNGImage(contentsOf: png)
+        #expect(image.width == 160 && image.height == 120)
+        #expect(Array(image.samples8[0 ..< 3]) == [0, 0, 0])
+        #expect(Self.foreground(image) > 300, "the painted cloud should show: \(Self.foreground(image)) pixels")
+
+        // --frames picks fewer frames; the replay options are refused for a PLY file.
+        let two = try Tool.run(["view", capture, "--frames", "2", "--screenshot", dir + "/two.png", "--size", "64x48"])
+        #expect(two.status == 0 && two.stdout.contains("replayed 2 frames"), "\(two.stdout) \(two.stderr)")
+        let replay = try Tool.run(["replay", capture, "-o", dir + "/cloud.ply", "--quiet"])
+        #expect(replay.status == 0)
+        let refused = try Tool.run(["view", dir + "/cloud.ply", "--voxel-size", "0.1", "--screenshot", dir + "/x.png"])
+        #expect(refused.status != 0 && refused.stderr.contains("--voxel-size applies to a capture"), "\(refused.stderr)")
+    }
+
+    @Test("view on a missing capture or one without frames says so, without a window")
+    func badCapture() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = try Tool.run(["view", dir + "/nothing-here/", "--screenshot", dir + "/x.png"])
+        #expect(missing.status != 0)
+        #expect(!missing.stderr.isEmpty && !FileManager.default.fileExists(atPath: dir + "/x.png"))
+        let capture = dir + "/cap"
+        #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"]).status == 0)
+        let noFrames = try Tool.run(["view", capture, "--frames", "5..9", "--screenshot", dir + "/x.png"])
+        #expect(noFrames.status != 0 && noFrames.stderr.contains("no frames to replay"), "\(noFrames.stderr)")
+    }
+
+    @Test("view on a PLY with NaN and infinite coordinates and no voxel size renders, with and without --box-size",
+          arguments: [[], ["--box-size", "0.1"]])
+    func nonFinitePLY(extra: [String]) throws {
+        try Self.requireDisplay()
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var rows = ["nan 0 0 255 0 0", "0 inf 0 255 0 0", "-inf 0 nan 255 0 0"]
+        for i in 0 ..< 25 { rows.append("\(Double(i % 5) * 0.1) \(Double(i / 5) * 0.1) 0 255 0 0") }
+        let header = ["ply", "format ascii 1.0", "element vertex \(rows.count)", "property float x", "property float y",
+                      "property float z", "property uchar red", "property uchar green", "property uchar blue", "end_header"]
+        let ply = dir + "/nan.ply"
+        try (header + rows).joined(separator: "\n").appending("\n").write(toFile: ply, atomically: true, encoding: .utf8)
+        let png = dir + "/nan.png"
+        let view = try Tool.run(["view", ply, "--screenshot", png, "--size", "96x64", "--background", "black",
+                                "--strategy", "flat", "--yaw", "0", "--pitch", "0"] + extra)
+        #expect(view.status == 0, "\(view.stderr)")
+        #expect(view.stderr.contains("3 of 28 points have a non-finite coordinate"), "\(view.stderr)")
+        #expect(view.stdout.contains("25 voxels"))
+        let image = try PNGImage(contentsOf: png)
+        let centre = (image.height / 2 * image.width + image.width / 2) * image.channels
+        #expect(Array(image.samples8[centre ..< centre + 3]) == [255, 0, 0])
+    }
+}
