@@ -46,10 +46,11 @@ public struct VoxelizeCommand: ParsableCommand {
         print(line)
     }
 
-    /// Colours decoded to linear light; 8-bit channels through a table.
+    /// Colours decoded to linear light; 8-bit channels through a table when the cloud holds one
+    /// point a vertex (boxes read back hold one point per 8 vertices).
     static func linearColors(_ ply: PLYFile, _ cloud: VoxelCloud) -> [SIMD3<Float>] {
         if let c = ply.vertexColorProperties, case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values,
-           case .uint8(let b) = c.blue.values {
+           case .uint8(let b) = c.blue.values, r.count == cloud.count {
             let table = SRGBTransfer.linearOf8Bit
             return (0 ..< r.count).map { i in SIMD3(table[Int(r[i])], table[Int(g[i])], table[Int(b[i])]) }
         }
