@@ -50,8 +50,6 @@ struct FrameRange: Sendable, Equatable {
     }
 }
 
-extension PLYWideColor: ExpressibleByArgument {}
-
 /// `pointpaint replay`: a capture into a coloured voxel cloud in a PLY file.
 public struct ReplayCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -72,8 +70,6 @@ public struct ReplayCommand: ParsableCommand {
     var interpolation: Interpolation = .bilinear
     @Option(help: "Threads that load and sample frames (default: all cores).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
-    @Option(name: .customLong("float-colors"), help: "Write exact float colours beside the 8-bit ones: auto (when a colour lies outside sRGB), always or never.")
-    var floatColors: PLYWideColor = .auto
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
@@ -106,7 +102,6 @@ public struct ReplayCommand: ParsableCommand {
         }
         let seconds = Date().timeIntervalSince(start)
         var writer = scene.writer(source: capture)
-        writer.wideColor = floatColors
         writer.comments.append("replayed \(statistics.frames) frames, \(statistics.painted) samples, \(scene.accumulate.rawValue) accumulation")
         if options.grade != nil { writer.comments.append("graded: \(grading.summary)") }
         try writer.write(store.cloud(), to: output)

@@ -40,8 +40,9 @@ public struct VoxelizeCommand: ParsableCommand {
         let voxels = store.cloud()
         try scene.writer(source: input).write(voxels, to: output)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var line = "voxelize: \(cloud.count) points in, \(voxels.count) voxels out"
-        if store.rejectedCount > 0 { line += " (\(store.rejectedCount) points without a finite cell skipped)" }
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        var line = "voxelize: \(count(cloud.count, "point")) in, \(count(voxels.count, "voxel")) out"
+        if store.rejectedCount > 0 { line += " (\(count(store.rejectedCount, "point")) without a finite cell skipped)" }
         line += String(format: ", %.3f s → %@", seconds, output)
         print(line)
     }
