@@ -226,3 +226,40 @@ def test_bad_file_gives_one_clear_line(tmp_path, pointpaint_bin):
     assert (f"bad.ply: byte offset {len(header)}: element 'vertex' declares 1000000 entries of at least 12 bytes, "
             "but only 24 bytes follow") in proc.stderr
     assert not (tmp_path / "o.ply").exists()
+
+
+XYZ_HEADER = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+
+
+@pytest.mark.parametrize("body,expected", [
+    ("0.5 0.5 0.5\n1.5 1.5\n2.5 2.5 2.5\n", "line 9: expected 3 values for vertex 1 of 3, found 2"),
+    ("0 0 0\n1 1 1 1\n2 2 2\n", "line 9: expected 3 values for vertex 1 of 3, found 4"),
+    ("0 0 0\n1 1 1\n2 2 2\n3 3 3\n", "line 11: expected the end of the file after the last element ('vertex'), found '3 3 3'"),
+])
+def test_bad_ascii_lines_give_one_clear_line(tmp_path, pointpaint_bin, body, expected):
+    src = tmp_path / "lines.ply"
+    src.write_text(XYZ_HEADER + body)
+    for args in (["info", str(src)], ["voxelize", str(src), "-o", str(tmp_path / "o.ply"), "--voxel-size", "1"]):
+        proc = subprocess.run([pointpaint_bin, *args], capture_output=True, text=True)
+        assert proc.returncode != 0
+        assert f"lines.ply: {expected}" in proc.stderr
+        assert proc.stderr.count("\n") == 1
+    assert not (tmp_path / "o.ply").exists()
+
+
+@pytest.mark.parametrize("text", [True, False])
+def test_info_on_list_typed_positions(tmp_path, pointpaint_bin, text):
+    src = tmp_path / "listx.ply"
+    arr = np.empty(2, dtype=[("x", object), ("y", "f4"), ("z", "f4")])
+    arr["x"] = [np.array([1.0, 2.0], dtype=np.float32), np.array([], dtype=np.float32)]
+    arr["y"], arr["z"] = [0, 1], [0, 1]
+    element = plyfile.PlyElement.describe(arr, "vertex", len_types={"x": "u1"}, val_types={"x": "f4"})
+    plyfile.PlyData([element], text=text).write(str(src))
+    proc = subprocess.run([pointpaint_bin, "info", str(src)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "element vertex 2: list uchar float x, float y, float z" in proc.stdout
+    assert "bounds: none (the vertices lack scalar x, y, z properties)" in proc.stdout
+    proc = subprocess.run([pointpaint_bin, "voxelize", str(src), "-o", str(tmp_path / "o.ply"), "--voxel-size", "1"],
+                          capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "listx.ply: expected a scalar property 'x' in the 'vertex' element" in proc.stderr
