@@ -284,7 +284,7 @@ private struct BinaryParser {
                 switch p.type {
                 case .scalar(let t):
                     try need(t.size, element, entry, p)
-                    builders[k].values.append(load(t, at: position))
+                    builders[k].append(load(t, at: position))
                     position += t.size
                 case .list(let c, let item):
                     try need(c.size, element, entry, p)
@@ -301,10 +301,10 @@ private struct BinaryParser {
                                               "list '\(p.name)' of \(element.name) \(entry) holds \(items) items of \(item.size) bytes, but only \(remaining) bytes follow")
                     }
                     for _ in 0 ..< items {
-                        builders[k].values.append(load(item, at: position))
+                        builders[k].append(load(item, at: position))
                         position += item.size
                     }
-                    builders[k].offsets.append(builders[k].values.count)
+                    builders[k].offsets.append(builders[k].count)
                 }
             }
         }
@@ -319,22 +319,29 @@ private struct BinaryParser {
     }
 }
 
-/// Values gathered as Doubles (exact for every PLY type), turned into a typed column at the end.
+/// A column gathered value by value in its own type (each value already checked to fit it).
 private struct ColumnBuilder {
-    var values: [Double] = []
+    var column: PLYColumn
     var offsets: [Int] = []
 
     init(property: PLYProperty, count: Int) {
+        column = PLYColumn(property.type.valueType, doubles: [])
         if case .list = property.type {
             offsets.reserveCapacity(count + 1)
             offsets.append(0)
         } else {
-            values.reserveCapacity(count)
+            column.reserveCapacity(count)
         }
     }
 
+    /// The number of values so far.
+    var count: Int { column.count }
+
+    @inline(__always)
+    mutating func append(_ value: Double) { column.append(value) }
+
     func finish(_ property: inout PLYProperty) {
-        property.values = PLYColumn(property.type.valueType, doubles: values)
+        property.values = column
         if case .list = property.type { property.listOffsets = offsets }
     }
 }
@@ -372,7 +379,7 @@ private struct ASCIIParser {
                 switch p.type {
                 case .scalar(let t):
                     guard let token = nextToken() else { throw tooFew(element, entry, found: found, stillNeeded: 1, property: k) }
-                    builders[k].values.append(try value(token, t, element, entry, p))
+                    builders[k].append(try value(token, t, element, entry, p))
                     found += 1
                 case .list(let c, let item):
                     guard let countToken = nextToken() else {
@@ -393,10 +400,10 @@ private struct ASCIIParser {
                         guard let token = nextToken() else {
                             throw tooFew(element, entry, found: found, stillNeeded: items - j, property: k)
                         }
-                        builders[k].values.append(try value(token, item, element, entry, p))
+                        builders[k].append(try value(token, item, element, entry, p))
                         found += 1
                     }
-                    builders[k].offsets.append(builders[k].values.count)
+                    builders[k].offsets.append(builders[k].count)
                 }
             }
             let extra = countRestOfLine()
