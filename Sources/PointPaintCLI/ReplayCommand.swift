@@ -2,24 +2,53 @@ import ArgumentParser
 import Foundation
 import PointPaint
 
-/// A frame range written `A..B` (A to B inclusive), `A..<B`, `A..` or `..B`.
-struct FrameRange: ExpressibleByArgument {
+/// A frame range written `A..B` (A to B inclusive), `A..<B` (B excluded), `A..` (A to the end)
+/// or `..B` / `..<B` (from frame 0). Frame numbers are non-negative whole numbers; a range that
+/// selects no frames is refused with a message saying why.
+struct FrameRange: Sendable, Equatable {
+    /// The frames selected; the upper bound is `Int.max` for an open end.
     var range: Range<Int>
 
-    init?(argument: String) {
+    /// The range for `low ..< upper`.
+    init(_ range: Range<Int>) { self.range = range }
+
+    /// Parses the command-line text; the error's description explains what was expected.
+    init(argument: String) throws {
         let halfOpen = argument.contains("..<")
         let parts = argument.components(separatedBy: halfOpen ? "..<" : "..")
-        guard parts.count == 2 else { return nil }
-        let low = parts[0].isEmpty ? 0 : Int(parts[0])
-        let high = parts[1].isEmpty ? Int.max - 1 : Int(parts[1])
-        guard let low, let high, low >= 0 else { return nil }
-        let upper = halfOpen || parts[1].isEmpty ? high : high + 1
-        guard upper > low else { return nil }
+        let forms = "A..B (inclusive), A..<B, A.. or ..B with whole frame numbers from 0"
+        guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty && halfOpen) else {
+            throw ValidationError("expected \(forms), found '\(argument)'")
+        }
+        func number(_ text: String) throws -> Int {
+            guard let n = Int(text), n >= 0 else {
+                throw ValidationError("expected \(forms); '\(text)' is not a frame number")
+            }
+            return n
+        }
+        let low = parts[0].isEmpty ? 0 : try number(parts[0])
+        let upper: Int
+        if parts[1].isEmpty {
+            upper = Int.max
+        } else {
+            let high = try number(parts[1])
+            if halfOpen {
+                guard high > low else {
+                    throw ValidationError("\(argument) selects no frames: in A..<B, B must be greater than A")
+                }
+                upper = high
+            } else {
+                guard high >= low else {
+                    throw ValidationError("\(argument) runs backwards: in A..B, B must be ≥ A")
+                }
+                // B + 1 without overflow: the last frame number there is stands for "to the end".
+                let (next, overflow) = high.addingReportingOverflow(1)
+                upper = overflow ? Int.max : next
+            }
+        }
         range = low ..< upper
     }
 }
-
-extension PLYWideColor: ExpressibleByArgument {}
 
 /// `pointpaint replay`: a capture into a coloured voxel cloud in a PLY file.
 public struct ReplayCommand: ParsableCommand {
@@ -33,7 +62,7 @@ public struct ReplayCommand: ParsableCommand {
     var output: String
     @OptionGroup var scene: SceneOptions
     @OptionGroup(title: "Colour grading (folded into one colour cube, applied to every sample)") var grading: GradingOptions
-    @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.. or ..B.")
+    @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.. or ..B.", transform: FrameRange.init(argument:))
     var frames: FrameRange?
     @Option(help: "Replay every Nth frame.")
     var every = 1
@@ -41,8 +70,6 @@ public struct ReplayCommand: ParsableCommand {
     var interpolation: Interpolation = .bilinear
     @Option(help: "Threads that load and sample frames (default: all cores).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
-    @Option(name: .customLong("float-colors"), help: "Write exact float colours beside the 8-bit ones: auto (when a colour lies outside sRGB), always or never.")
-    var floatColors: PLYWideColor = .auto
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
@@ -75,7 +102,6 @@ public struct ReplayCommand: ParsableCommand {
         }
         let seconds = Date().timeIntervalSince(start)
         var writer = scene.writer(source: capture)
-        writer.wideColor = floatColors
         writer.comments.append("replayed \(statistics.frames) frames, \(statistics.painted) samples, \(scene.accumulate.rawValue) accumulation")
         if options.grade != nil { writer.comments.append("graded: \(grading.summary)") }
         try writer.write(store.cloud(), to: output)

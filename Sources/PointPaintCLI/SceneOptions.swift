@@ -3,6 +3,7 @@ import PointPaint
 
 extension AccumulationPolicy: ExpressibleByArgument {}
 extension PLYGeometry: ExpressibleByArgument {}
+extension PLYWideColor: ExpressibleByArgument {}
 
 /// How `--ply` names the PLY encoding on the command line.
 public enum PLYEncodingOption: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -15,7 +16,8 @@ public enum PLYEncodingOption: String, ExpressibleByArgument, CaseIterable, Send
     public var encoding: PLYEncoding { self == .ascii ? .ascii : .binaryLittleEndian }
 }
 
-/// Options shared by the commands that accumulate voxels and write PLY (`voxelize`, `replay`).
+/// Options shared by the commands that accumulate voxels and write PLY (`voxelize`, `replay`):
+/// voxel size, accumulation, geometry, encoding and float colours.
 public struct SceneOptions: ParsableArguments, Sendable {
     /// Voxel edge length.
     @Option(name: .long, help: "Voxel edge length in world units (metres).")
@@ -33,6 +35,10 @@ public struct SceneOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("ply"), help: "PLY encoding: binary (little-endian) or ascii.")
     public var plyEncoding: PLYEncodingOption = .binary
 
+    /// When to write exact float colours (`red_f green_f blue_f`) beside the 8-bit ones.
+    @Option(name: .customLong("float-colors"), help: "Write exact float colours beside the 8-bit ones: auto (when a colour lies outside sRGB), always or never.")
+    public var floatColors: PLYWideColor = .auto
+
     /// Creates the defaults.
     public init() {}
 
@@ -45,6 +51,6 @@ public struct SceneOptions: ParsableArguments, Sendable {
 
     /// A PLY writer for these options, recording `source` in the header.
     public func writer(source: String?) -> PLYWriter {
-        PLYWriter(encoding: plyEncoding.encoding, geometry: geometry, source: source)
+        PLYWriter(encoding: plyEncoding.encoding, geometry: geometry, wideColor: floatColors, source: source)
     }
 }

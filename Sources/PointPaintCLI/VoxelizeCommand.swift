@@ -40,16 +40,18 @@ public struct VoxelizeCommand: ParsableCommand {
         let voxels = store.cloud()
         try scene.writer(source: input).write(voxels, to: output)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var line = "voxelize: \(cloud.count) points in, \(voxels.count) voxels out"
-        if store.rejectedCount > 0 { line += " (\(store.rejectedCount) points without a finite cell skipped)" }
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        var line = "voxelize: \(count(cloud.count, "point")) in, \(count(voxels.count, "voxel")) out"
+        if store.rejectedCount > 0 { line += " (\(count(store.rejectedCount, "point")) without a finite cell skipped)" }
         line += String(format: ", %.3f s → %@", seconds, output)
         print(line)
     }
 
-    /// Colours decoded to linear light; 8-bit channels through a table.
+    /// Colours decoded to linear light; 8-bit channels through a table when the cloud holds one
+    /// point a vertex (boxes read back hold one point per 8 vertices).
     static func linearColors(_ ply: PLYFile, _ cloud: VoxelCloud) -> [SIMD3<Float>] {
         if let c = ply.vertexColorProperties, case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values,
-           case .uint8(let b) = c.blue.values {
+           case .uint8(let b) = c.blue.values, r.count == cloud.count {
             let table = SRGBTransfer.linearOf8Bit
             return (0 ..< r.count).map { i in SIMD3(table[Int(r[i])], table[Int(g[i])], table[Int(b[i])]) }
         }

@@ -25,6 +25,14 @@ extension PLYFile {
     /// file has no colour). The voxel size comes from a `comment voxel_size S` line when present.
     /// `file` names the source in errors.
     ///
+    /// Boxes (as `PLYWriter` writes them with `.boxes`) become one voxel each again: when the file
+    /// says `comment geometry boxes`, or has a `face` element with 6 quads or 12 triangles per 8
+    /// vertices, and each run of 8 vertices is the corners of one axis-aligned cube of a common
+    /// edge, each cube gives one point at its centre with its first corner's colour, and the edge
+    /// is the voxel size (the `voxel_size` comment's value when it agrees). A file that says
+    /// `geometry boxes` but holds something else is an error; an undeclared one that does not
+    /// fit is read as points.
+    ///
     /// - Complexity: O(vertices).
     public func cloud(file: String) throws -> VoxelCloud {
         guard let vertex = self[element: "vertex"] else {
@@ -52,7 +60,60 @@ extension PLYFile {
         } else {
             colors = Array(repeating: SIMD3(1, 1, 1), count: n)
         }
+        if let boxes = try boxVoxels(positions: positions, colors: colors, file: file) { return boxes }
         return VoxelCloud(voxelSize: voxelSize, positions: positions, colors: colors)
+    }
+
+    /// Whether a `comment geometry boxes` line says the vertices are cube corners.
+    var declaresBoxes: Bool {
+        comments.contains { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["geometry", "boxes"] }
+    }
+
+    /// The cubes among `positions` as one voxel each, or nil when the file does not hold boxes
+    /// (see `cloud(file:)`).
+    private func boxVoxels(positions: [SIMD3<Float>], colors: [SIMD3<Float>], file: String) throws -> VoxelCloud? {
+        let n = positions.count
+        let declared = declaresBoxes
+        var faceHint = false
+        if n > 0, n % 8 == 0, let face = self[element: "face"] {
+            faceHint = face.count == 6 * (n / 8) || face.count == 12 * (n / 8)
+        }
+        guard declared || faceHint else { return nil }
+        func notBoxes(_ why: String) throws -> VoxelCloud? {
+            guard declared else { return nil }
+            throw PointPaintError(file: file, "the header says 'geometry boxes', but \(why)")
+        }
+        guard n % 8 == 0 else { return try notBoxes("the \(n) vertices are not a whole number of 8-corner boxes") }
+        var centres: [SIMD3<Float>] = []
+        var boxColors: [SIMD3<Float>] = []
+        centres.reserveCapacity(n / 8)
+        boxColors.reserveCapacity(n / 8)
+        var edge: Float = 0
+        for g in 0 ..< n / 8 {
+            let corners = positions[8 * g ..< 8 * g + 8]
+            let lo = corners.reduce(SIMD3<Float>(repeating: .infinity)) { pointwiseMin($0, $1) }
+            let hi = corners.reduce(SIMD3<Float>(repeating: -.infinity)) { pointwiseMax($0, $1) }
+            let e = hi - lo
+            let scale = max(lo.x.magnitude, lo.y.magnitude, lo.z.magnitude, hi.x.magnitude, hi.y.magnitude, hi.z.magnitude)
+            if g == 0 { edge = (e.x + e.y + e.z) / 3 }
+            let tolerance = max(edge * 1e-3, 4 * scale.ulp)
+            var seen = 0
+            for p in corners {
+                let onLo = p .== lo, onHi = p .== hi
+                guard all(onLo .| onHi) else { seen = -1; break }
+                seen |= 1 << ((onHi[0] ? 1 : 0) | (onHi[1] ? 2 : 0) | (onHi[2] ? 4 : 0))
+            }
+            let d = e - SIMD3(repeating: edge)
+            guard seen == 0xFF, e.min() > 0, e.max() < .infinity,
+                  max(d.x.magnitude, d.y.magnitude, d.z.magnitude) <= tolerance else {
+                return try notBoxes("vertices \(8 * g)…\(8 * g + 7) are not the corners of a cube with edge \(edge)")
+            }
+            centres.append((lo + hi) * 0.5)
+            boxColors.append(colors[8 * g])
+        }
+        var size: Float? = n > 0 ? edge : voxelSize
+        if let stated = voxelSize, n == 0 || abs(stated - edge) <= max(edge * 1e-3, 1e-7) { size = stated }
+        return VoxelCloud(voxelSize: size, positions: centres, colors: boxColors)
     }
 
     /// A colour channel scaled to 0…1 (integer types by their maximum).

@@ -219,6 +219,38 @@ public enum PLYColumn: Sendable, Equatable {
     }
 }
 
+extension PLYColumn {
+    /// Appends `value`, which must fit the column's type (as the reader checks). The array is
+    /// taken out of the enum while it grows, so appending does not copy it.
+    @inline(__always)
+    mutating func append(_ value: Double) {
+        switch self {
+        case .int8(var v): self = .float64([]); v.append(Int8(value)); self = .int8(v)
+        case .uint8(var v): self = .float64([]); v.append(UInt8(value)); self = .uint8(v)
+        case .int16(var v): self = .float64([]); v.append(Int16(value)); self = .int16(v)
+        case .uint16(var v): self = .float64([]); v.append(UInt16(value)); self = .uint16(v)
+        case .int32(var v): self = .float64([]); v.append(Int32(value)); self = .int32(v)
+        case .uint32(var v): self = .float64([]); v.append(UInt32(value)); self = .uint32(v)
+        case .float32(var v): self = .float64([]); v.append(Float(value)); self = .float32(v)
+        case .float64(var v): self = .float64([]); v.append(value); self = .float64(v)
+        }
+    }
+
+    /// Reserves room for `n` values.
+    mutating func reserveCapacity(_ n: Int) {
+        switch self {
+        case .int8(var v): self = .float64([]); v.reserveCapacity(n); self = .int8(v)
+        case .uint8(var v): self = .float64([]); v.reserveCapacity(n); self = .uint8(v)
+        case .int16(var v): self = .float64([]); v.reserveCapacity(n); self = .int16(v)
+        case .uint16(var v): self = .float64([]); v.reserveCapacity(n); self = .uint16(v)
+        case .int32(var v): self = .float64([]); v.reserveCapacity(n); self = .int32(v)
+        case .uint32(var v): self = .float64([]); v.reserveCapacity(n); self = .uint32(v)
+        case .float32(var v): self = .float64([]); v.reserveCapacity(n); self = .float32(v)
+        case .float64(var v): self = .float64([]); v.reserveCapacity(n); self = .float64(v)
+        }
+    }
+}
+
 /// One property of an element with its values.
 public struct PLYProperty: Sendable, Equatable {
     /// The property's name (`x`, `red`, `vertex_indices`).

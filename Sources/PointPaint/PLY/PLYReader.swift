@@ -26,6 +26,7 @@ public enum PLYReader {
             case .ascii:
                 var parser = ASCIIParser(bytes: raw, position: offset, line: headerLineCount(raw, offset), file: file)
                 for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
+                try parser.finish(lastElement: ply.elements.last?.name)
             case .binaryLittleEndian, .binaryBigEndian:
                 var parser = BinaryParser(bytes: raw, position: offset, swap: ply.encoding == .binaryBigEndian, file: file)
                 for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
@@ -147,10 +148,23 @@ public enum PLYReader {
                 }
                 return (ply, position)
             default:
+                let hint = contains(raw[position...], "end_header") ? "" : " (missing end_header?)"
                 throw PointPaintError(file: file, place: place,
-                                      "expected a header keyword (format, comment, obj_info, element, property, end_header), found '\(keyword)'")
+                                      "expected a header keyword (format, comment, obj_info, element, property, end_header), found '\(keyword)'\(hint)")
             }
         }
+    }
+
+    /// Whether `bytes` contain `word` (for error hints only).
+    private static func contains(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: String) -> Bool {
+        let w = Array(word.utf8)
+        guard bytes.count >= w.count else { return false }
+        var i = bytes.startIndex
+        while i + w.count <= bytes.endIndex {
+            if bytes[i] == w[0], bytes[i ..< i + w.count].elementsEqual(w) { return true }
+            i += 1
+        }
+        return false
     }
 
     private static func restOfLine(_ line: String, after keyword: String) -> String {
@@ -270,7 +284,7 @@ private struct BinaryParser {
                 switch p.type {
                 case .scalar(let t):
                     try need(t.size, element, entry, p)
-                    builders[k].values.append(load(t, at: position))
+                    builders[k].append(load(t, at: position))
                     position += t.size
                 case .list(let c, let item):
                     try need(c.size, element, entry, p)
@@ -287,10 +301,10 @@ private struct BinaryParser {
                                               "list '\(p.name)' of \(element.name) \(entry) holds \(items) items of \(item.size) bytes, but only \(remaining) bytes follow")
                     }
                     for _ in 0 ..< items {
-                        builders[k].values.append(load(item, at: position))
+                        builders[k].append(load(item, at: position))
                         position += item.size
                     }
-                    builders[k].offsets.append(builders[k].values.count)
+                    builders[k].offsets.append(builders[k].count)
                 }
             }
         }
@@ -305,29 +319,38 @@ private struct BinaryParser {
     }
 }
 
-/// Values gathered as Doubles (exact for every PLY type), turned into a typed column at the end.
+/// A column gathered value by value in its own type (each value already checked to fit it).
 private struct ColumnBuilder {
-    var values: [Double] = []
+    var column: PLYColumn
     var offsets: [Int] = []
 
     init(property: PLYProperty, count: Int) {
+        column = PLYColumn(property.type.valueType, doubles: [])
         if case .list = property.type {
             offsets.reserveCapacity(count + 1)
             offsets.append(0)
         } else {
-            values.reserveCapacity(count)
+            column.reserveCapacity(count)
         }
     }
 
+    /// The number of values so far.
+    var count: Int { column.count }
+
+    @inline(__always)
+    mutating func append(_ value: Double) { column.append(value) }
+
     func finish(_ property: inout PLYProperty) {
-        property.values = PLYColumn(property.type.valueType, doubles: values)
+        property.values = column
         if case .list = property.type { property.listOffsets = offsets }
     }
 }
 
 // MARK: - ascii
 
-/// Reads whitespace-separated values, counting lines for errors.
+/// Reads ascii data: one element entry a line, its values separated by spaces or tabs. A line
+/// with too few or too many values is an error naming the line, the element entry and the counts,
+/// so one damaged line cannot silently shift every value after it. Lines end with LF, CRLF or CR.
 private struct ASCIIParser {
     let bytes: UnsafeRawBufferPointer
     var position: Int
@@ -346,12 +369,23 @@ private struct ASCIIParser {
         }
         var builders = element.properties.map { ColumnBuilder(property: $0, count: element.count) }
         for entry in 0 ..< element.count {
+            guard position < bytes.count else {
+                let expected = ASCIIParser.expectedValues(element, found: 0, stillNeeded: 0, property: -1, openList: false)
+                throw PointPaintError(file: file, place: "line \(line)",
+                                      "expected \(expected) for \(element.name) \(entry) of \(element.count), found the end of the file")
+            }
+            var found = 0
             for (k, p) in element.properties.enumerated() {
                 switch p.type {
                 case .scalar(let t):
-                    builders[k].values.append(try value(t, element, entry, p))
+                    guard let token = nextToken() else { throw tooFew(element, entry, found: found, stillNeeded: 1, property: k) }
+                    builders[k].append(try value(token, t, element, entry, p))
+                    found += 1
                 case .list(let c, let item):
-                    let n = try value(c, element, entry, p)
+                    guard let countToken = nextToken() else {
+                        throw tooFew(element, entry, found: found, stillNeeded: 1, property: k, openList: true)
+                    }
+                    let n = try value(countToken, c, element, entry, p)
                     guard n >= 0 else {
                         throw PointPaintError(file: file, place: "line \(line)",
                                               "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
@@ -361,47 +395,121 @@ private struct ASCIIParser {
                         throw PointPaintError(file: file, place: "line \(line)",
                                               "list '\(p.name)' of \(element.name) \(entry) holds \(items) items, more than the rest of the file could hold")
                     }
-                    for _ in 0 ..< items { builders[k].values.append(try value(item, element, entry, p)) }
-                    builders[k].offsets.append(builders[k].values.count)
+                    found += 1
+                    for j in 0 ..< items {
+                        guard let token = nextToken() else {
+                            throw tooFew(element, entry, found: found, stillNeeded: items - j, property: k)
+                        }
+                        builders[k].append(try value(token, item, element, entry, p))
+                        found += 1
+                    }
+                    builders[k].offsets.append(builders[k].count)
                 }
             }
+            let extra = countRestOfLine()
+            if extra > 0 {
+                throw PointPaintError(file: file, place: "line \(line)",
+                                      "expected \(found) value\(found == 1 ? "" : "s") for \(element.name) \(entry) of \(element.count), found \(found + extra)")
+            }
+            endLine()
         }
         for k in element.properties.indices { builders[k].finish(&element.properties[k]) }
     }
 
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0B || b == 0x0C }
+    /// After the last element: only blank lines may follow.
+    mutating func finish(lastElement: String?) throws {
+        while position < bytes.count {
+            while position < bytes.count, ASCIIParser.isBlank(bytes[position]) { position += 1 }
+            let start = position
+            if countRestOfLine() != 0 {
+                var end = start
+                while end < bytes.count, end - start < 40, !ASCIIParser.isLineEnd(bytes[end]) { end += 1 }
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
+                let after = lastElement.map { "the last element ('\($0)')" } ?? "the header"
+                throw PointPaintError(file: file, place: "line \(line)",
+                                      "expected the end of the file after \(after), found '\(text)'")
+            }
+            endLine()
+        }
+    }
 
-    /// The next token, parsed as `type`.
-    private mutating func value(_ type: PLYScalarType, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) throws -> Double {
-        let lineBefore = line
-        var sawLF = false
-        while position < bytes.count, ASCIIParser.isSpace(bytes[position]) {
-            if bytes[position] == 0x0A { line += 1; sawLF = true }
-            else if bytes[position] == 0x0D, position + 1 >= bytes.count || bytes[position + 1] != 0x0A, !sawLF { line += 1 }
+    @inline(__always)
+    private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+    @inline(__always)
+    private static func isLineEnd(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
+
+    /// The next value on the current line, or nil at the line's end (or the file's).
+    @inline(__always)
+    private mutating func nextToken() -> UnsafeRawBufferPointer? {
+        while position < bytes.count, ASCIIParser.isBlank(bytes[position]) { position += 1 }
+        let start = position
+        while position < bytes.count {
+            let b = bytes[position]
+            if ASCIIParser.isBlank(b) || ASCIIParser.isLineEnd(b) { break }
             position += 1
         }
-        let start = position
-        while position < bytes.count, !ASCIIParser.isSpace(bytes[position]) { position += 1 }
-        let what = "'\(p.name)' (\(type.headerName)) of \(element.name) \(entry) of \(element.count)"
-        guard position > start else {
-            throw PointPaintError(file: file, place: "line \(lineBefore)", "expected a value for \(what), found the end of the file")
-        }
-        let token = UnsafeRawBufferPointer(rebasing: bytes[start ..< position])
+        return position > start ? UnsafeRawBufferPointer(rebasing: bytes[start ..< position]) : nil
+    }
+
+    /// Counts the values left on the current line, leaving the position at its end.
+    private mutating func countRestOfLine() -> Int {
+        var extra = 0
+        while nextToken() != nil { extra += 1 }
+        return extra
+    }
+
+    /// Steps over the current line's end (LF, CRLF or a lone CR).
+    private mutating func endLine() {
+        guard position < bytes.count else { return }
+        if bytes[position] == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A { position += 1 }
+        position += 1
+        line += 1
+    }
+
+    /// How many values an entry of `element` holds when the line has `found` so far and
+    /// `stillNeeded` more are due for property `k` (its list length unknown when `openList`), plus
+    /// one for each later property: `7 values`, or `at least 7 values` when a list length is not known yet.
+    private static func expectedValues(_ element: PLYElement, found: Int, stillNeeded: Int, property k: Int,
+                                       openList: Bool) -> String {
+        let later = element.properties[(k + 1)...]
+        let atLeast = openList || later.contains { if case .list = $0.type { true } else { false } }
+        let count = found + stillNeeded + later.count
+        return "\(atLeast ? "at least " : "")\(count) value\(count == 1 && !atLeast ? "" : "s")"
+    }
+
+    /// The error for an entry whose line ended after `found` values (see `expectedValues`).
+    private func tooFew(_ element: PLYElement, _ entry: Int, found: Int, stillNeeded: Int, property k: Int,
+                        openList: Bool = false) -> PointPaintError {
+        let expected = ASCIIParser.expectedValues(element, found: found, stillNeeded: stillNeeded, property: k, openList: openList)
+        return PointPaintError(file: file, place: "line \(line)",
+                               "expected \(expected) for \(element.name) \(entry) of \(element.count), found \(found)")
+    }
+
+    /// `token` parsed as `type`: integers in decimal (or as an integral number such as `255.0`)
+    /// within the type's range, floats as decimal numbers.
+    private func value(_ token: UnsafeRawBufferPointer, _ type: PLYScalarType, _ element: PLYElement, _ entry: Int,
+                       _ p: PLYProperty) throws -> Double {
         if let range = type.integerRange {
-            guard let v = ASCIIParser.integer(token) else {
+            var v = ASCIIParser.integer(token)
+            if v == nil, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite, d.rounded() == d { v = d }
+            guard let v else {
                 throw PointPaintError(file: file, place: "line \(line)",
-                                      "expected an integer for \(what), found '\(String(decoding: token, as: UTF8.self))'")
+                                      "expected an integer for \(describe(type, element, entry, p)), found '\(String(decoding: token, as: UTF8.self))'")
             }
             guard range.contains(v) else {
                 throw PointPaintError(file: file, place: "line \(line)",
-                                      "value \(Int(v)) for \(what) lies outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
+                                      "value \(v.magnitude < 1e18 ? "\(Int(v))" : "\(v)") for \(describe(type, element, entry, p)) lies outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
             }
             return v
         }
         let text = String(decoding: token, as: UTF8.self)
         if type == .float32, let f = Float(text) { return Double(f) }
         if type == .float64, let d = Double(text) { return d }
-        throw PointPaintError(file: file, place: "line \(line)", "expected a number for \(what), found '\(text)'")
+        throw PointPaintError(file: file, place: "line \(line)", "expected a number for \(describe(type, element, entry, p)), found '\(text)'")
+    }
+
+    private func describe(_ type: PLYScalarType, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) -> String {
+        "'\(p.name)' (\(type.headerName)) of \(element.name) \(entry) of \(element.count)"
     }
 
     /// A decimal integer with optional sign, or nil.

@@ -11,7 +11,7 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
     public var comments: [String]
     /// `obj_info` lines.
     public var objInfo: [String]
-    /// Bounds of the vertex positions, when the file has vertices with x, y, z.
+    /// Bounds of the vertex positions, when the file has vertices with scalar x, y, z properties.
     public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?
     /// The vertex colour properties (`red green blue (uchar)`), or nil when there are none.
     public var color: String?
@@ -31,11 +31,13 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
         }
         if let vertex = ply[element: "vertex"], vertex.count > 0,
            let x = vertex[property: "x"], let y = vertex[property: "y"], let z = vertex[property: "z"],
+           case .scalar = x.type, case .scalar = y.type, case .scalar = z.type,
            x.entryCount == vertex.count, y.entryCount == vertex.count, z.entryCount == vertex.count {
+            let (xs, ys, zs) = (x.values.floats(), y.values.floats(), z.values.floats())
             var lo = SIMD3<Float>(repeating: .infinity)
             var hi = SIMD3<Float>(repeating: -.infinity)
             for i in 0 ..< vertex.count {
-                let p = SIMD3(Float(x.values[i]), Float(y.values[i]), Float(z.values[i]))
+                let p = SIMD3(xs[i], ys[i], zs[i])
                 lo = pointwiseMin(lo, p)
                 hi = pointwiseMax(hi, p)
             }
@@ -57,7 +59,9 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
         }
         for c in comments { lines.append("  comment \(c)") }
         for o in objInfo { lines.append("  obj_info \(o)") }
-        lines.append("  bounds: " + (bounds.map { "min \(f($0.min)) max \(f($0.max))" } ?? "none (no vertices)"))
+        let vertices = elements.first { $0.name == "vertex" }?.count ?? 0
+        let noBounds = vertices == 0 ? "none (no vertices)" : "none (the vertices lack scalar x, y, z properties)"
+        lines.append("  bounds: " + (bounds.map { "min \(f($0.min)) max \(f($0.max))" } ?? noBounds))
         lines.append("  colour: " + (color ?? "none"))
         lines.append("  voxel size: " + (voxelSize.map { "\($0)" } ?? "unknown"))
         return lines.joined(separator: "\n")

@@ -70,8 +70,9 @@ public struct PLYWriter: Sendable {
 
     /// The bytes of `cloud` as a PLY file; `file` names the destination in errors.
     public func encode(_ cloud: VoxelCloud, file: String = "<memory>") throws -> [UInt8] {
-        if geometry == .boxes, cloud.voxelSize == nil {
-            throw PointPaintError(file: file, "boxes need a voxel size, but the cloud has none")
+        if geometry == .boxes {
+            guard cloud.voxelSize != nil else { throw PointPaintError(file: file, "boxes need a voxel size, but the cloud has none") }
+            try PLYWriter.checkBoxCount(cloud.count, file: file)
         }
         let wide: Bool
         switch wideColor {
@@ -96,6 +97,16 @@ public struct PLYWriter: Sendable {
         }
         return PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
                                      bigEndian: encoding == .binaryBigEndian)
+    }
+
+    /// The most voxels written as boxes: their 8 corners each must be numbered by an `int`.
+    public static let maxBoxes = (Int(Int32.max) + 1) / 8
+
+    /// Throws when `count` boxes would need vertex indices beyond `int`.
+    static func checkBoxCount(_ count: Int, file: String) throws {
+        guard count <= maxBoxes else {
+            throw PointPaintError(file: file, "boxes for \(count) voxels need vertex indices beyond the int range; at most \(maxBoxes) voxels can be written as boxes (write points instead)")
+        }
     }
 
     /// Whether some channel lies outside 0…1 (or is NaN).

@@ -98,6 +98,7 @@ struct PLYReaderTests {
         ("ply\nformat ascii 1.0\nformat ascii 1.0\nend_header\n", "line 3: expected one 'format' line"),
         ("ply\nformat ascii 1.0\n\nend_header\n", "line 3: expected a header keyword"),
         ("", "line 1: expected the magic word 'ply'"),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n1\n", "line 5: expected a header keyword (format, comment, obj_info, element, property, end_header), found '1' (missing end_header?)"),
     ])
     func badHeaders(text: String, expected: String) {
         let message = failure(bytes(text))
@@ -106,7 +107,16 @@ struct PLYReaderTests {
     }
 
     @Test("bad ascii data names the line and what was expected", arguments: [
-        ("element vertex 2\nproperty float x\nproperty uchar red\nend_header\n1 2\n333\n", "line 8: expected a value for 'red' (uchar) of vertex 1 of 2, found the end of the file"),
+        ("element vertex 2\nproperty float x\nproperty uchar red\nend_header\n1 2\n333\n", "line 8: expected 2 values for vertex 1 of 2, found 1"),
+        ("element vertex 3\nproperty float x\nproperty uchar red\nend_header\n1 2\n3 4 5\n6 7\n", "line 8: expected 2 values for vertex 1 of 3, found 3"),
+        ("element vertex 2\nproperty float x\nend_header\n1\n\n2\n", "line 7: expected 1 value for vertex 1 of 2, found 0"),
+        ("element vertex 2\nproperty float x\nend_header\n1.25\n", "line 7: expected 1 value for vertex 1 of 2, found the end of the file"),
+        ("element vertex 1\nproperty float x\nend_header\n1\n2\n", "line 7: expected the end of the file after the last element ('vertex'), found '2'"),
+        ("element f 1\nproperty list uchar int v\nproperty float w\nend_header\n3 1 2\n", "line 7: expected 5 values for f 0 of 1, found 3"),
+        ("element f 1\nproperty float w\nproperty list uchar int v\nend_header\n1.5\n", "line 7: expected at least 2 values for f 0 of 1, found 1"),
+        ("element f 1\nproperty list uchar int v\nend_header\n2 1 2 3\n", "line 6: expected 3 values for f 0 of 1, found 4"),
+        ("element vertex 1\nproperty uchar red\nend_header\n255.5\n", "line 6: expected an integer for 'red' (uchar) of vertex 0 of 1, found '255.5'"),
+        ("element vertex 1\nproperty uchar red\nend_header\n256.0\n", "line 6: value 256 for 'red' (uchar) of vertex 0 of 1 lies outside 0…255"),
         ("element vertex 1\nproperty float x\nend_header\nabc\n", "line 6: expected a number for 'x' (float) of vertex 0 of 1, found 'abc'"),
         ("element vertex 1\nproperty uchar red\nend_header\n256\n", "line 6: value 256 for 'red' (uchar) of vertex 0 of 1 lies outside 0…255"),
         ("element vertex 1\nproperty int i\nend_header\n1.5\n", "line 6: expected an integer for 'i' (int)"),
@@ -117,6 +127,44 @@ struct PLYReaderTests {
     func badASCII(body: String, expected: String) {
         let message = failure(bytes("ply\nformat ascii 1.0\n" + body))
         #expect(message?.contains(expected) == true, "\(message ?? "no error")")
+    }
+
+    @Test("ascii data: one entry a line, LF, CRLF or CR line ends, tabs, trailing blank lines", arguments: ["\n", "\r\n", "\r"])
+    func asciiLines(ending: String) throws {
+        let lines = ["ply", "format ascii 1.0", "element vertex 2", "property float x", "property uchar red",
+                     "element face 2", "property list uchar int v", "end_header",
+                     "1.5 255.0 ", "\t-2\t7", "3 0 1 2", "0", "", ""]
+        let ply = try PLYReader.read(bytes: bytes(lines.joined(separator: ending)), file: "l.ply")
+        #expect(ply[element: "vertex"]?[property: "x"]?.values == .float32([1.5, -2]))
+        #expect(ply[element: "vertex"]?[property: "red"]?.values == .uint8([255, 7]))
+        let v = try #require(ply[element: "face"]?[property: "v"])
+        #expect(v.list(at: 0) == [0, 1, 2])
+        #expect(v.list(at: 1) == [])
+        // Without a final line end too.
+        let short = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n4"
+        #expect(try PLYReader.read(bytes: bytes(short), file: "s.ply")[element: "vertex"]?[property: "x"]?.values == .float32([4]))
+    }
+
+    @Test("a line with too few values is reported at its own line, whatever follows")
+    func shortLineDoesNotShift() {
+        var text = "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
+        text += "0 0 0\n1 1\n2 2 2 2\n3 3 3\n"
+        #expect(failure(bytes(text)) == "bad.ply: line 9: expected 3 values for vertex 1 of 4, found 2")
+    }
+
+    @Test("info on vertices whose x is a list: no bounds, no crash", arguments: [PLYEncoding.ascii, .binaryLittleEndian])
+    func listTypedPositions(encoding: PLYEncoding) throws {
+        let x = PLYProperty(name: "x", countType: .uint8, itemType: .float32, lists: [[1, 2], []])
+        let vertex = PLYElement(name: "vertex", count: 2, properties: [
+            x, PLYProperty(name: "y", values: .float32([0, 1])), PLYProperty(name: "z", values: .float32([0, 1])),
+        ])
+        let ply = try PLYReader.read(bytes: PLYWriter.encode(PLYFile(encoding: encoding, elements: [vertex])), file: "x.ply")
+        let summary = PLYSummary(ply, path: "x.ply")
+        #expect(summary.bounds == nil)
+        #expect(summary.description.contains("bounds: none (the vertices lack scalar x, y, z properties)"))
+        #expect(throws: PointPaintError(file: "x.ply", "expected a scalar property 'x' in the 'vertex' element")) { try ply.cloud(file: "x.ply") }
+        let empty = try PLYReader.read(bytes: bytes("ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nend_header\n"), file: "e.ply")
+        #expect(PLYSummary(empty, path: "e.ply").description.contains("bounds: none (no vertices)"))
     }
 
     @Test("truncated and oversized binary data name the byte offset, without giant allocations")

@@ -113,7 +113,10 @@ struct PLYRoundTripTests {
         let vertex = try #require(ply[element: "vertex"])
         let face = try #require(ply[element: "face"])
         #expect(vertex.count == 16 && face.count == 12)
-        let points = try ply.cloud(file: "b.ply").positions
+        let xs = try #require(vertex[property: "x"]).values.floats()
+        let ys = try #require(vertex[property: "y"]).values.floats()
+        let zs = try #require(vertex[property: "z"]).values.floats()
+        let points = (0 ..< vertex.count).map { SIMD3(xs[$0], ys[$0], zs[$0]) }
         #expect(points.prefix(8).allSatisfy { p in [0, 2].contains(p.x) && [0, 2].contains(p.y) && [0, 2].contains(p.z) })
         let quads = try #require(face[property: "vertex_indices"])
         #expect(quads.type == .list(count: .uint8, item: .int32))
@@ -127,6 +130,62 @@ struct PLYRoundTripTests {
         }
         #expect(throws: PointPaintError.self) {
             try PLYWriter(geometry: .boxes).encode(VoxelCloud(voxelSize: nil, positions: [.zero], colors: [.zero]))
+        }
+    }
+
+    @Test("boxes read back as one voxel each, with the box edge as the voxel size", arguments: PLYEncoding.allCases)
+    func boxesReadBackAsVoxels(encoding: PLYEncoding) throws {
+        // Centres and edge exact in binary, so the round trip is exact.
+        let positions: [SIMD3<Float>] = [SIMD3(0.125, 0.125, 0.125), SIMD3(0.375, 0.125, 0.125), SIMD3(-10.125, 3.625, 100.375)]
+        let colors: [SIMD3<Float>] = [SIMD3(255, 0, 0) / 255, SIMD3(0, 128, 0) / 255, SIMD3(10, 20, 30) / 255]
+        let cloud = VoxelCloud(voxelSize: 0.25, positions: positions, colors: colors)
+        let bytes = try PLYWriter(encoding: encoding, geometry: .boxes).encode(cloud)
+        let ply = try PLYReader.read(bytes: bytes, file: "b.ply")
+        #expect(ply.declaresBoxes)
+        let back = try ply.cloud(file: "b.ply")
+        let asPoints = try PLYReader.read(bytes: try PLYWriter(encoding: encoding).encode(cloud), file: "p.ply").cloud(file: "p.ply")
+        #expect(back == asPoints)
+        #expect(back.positions == positions)
+        #expect(back.voxelSize == 0.25)
+        // The same without the comment (a tool that drops comments): found from 6 quads per 8 vertices.
+        var bare = ply
+        bare.comments = []
+        let fromFaces = try PLYReader.read(bytes: PLYWriter.encode(bare), file: "f.ply").cloud(file: "f.ply")
+        #expect(fromFaces.positions == positions)
+        #expect(fromFaces.voxelSize == 0.25)
+        // ... or from 12 triangles per 8 vertices.
+        var triangles = bare
+        let quads = try #require(bare[element: "face"]?[property: "vertex_indices"])
+        let split = (0 ..< quads.entryCount).flatMap { f -> [[Double]] in
+            let q = quads.list(at: f)
+            return [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]
+        }
+        triangles.elements[1] = PLYElement(name: "face", count: split.count, properties: [
+            PLYProperty(name: "vertex_indices", countType: .uint8, itemType: .int32, lists: split),
+        ])
+        #expect(try triangles.cloud(file: "t.ply").positions == positions)
+    }
+
+    @Test("a file that says boxes but holds something else is refused; an undeclared mesh stays points")
+    func notBoxes() throws {
+        let cloud = VoxelCloud(voxelSize: 1, positions: [SIMD3(0.5, 0.5, 0.5)], colors: [SIMD3(1, 1, 1)])
+        var ply = try PLYReader.read(bytes: try PLYWriter(geometry: .boxes).encode(cloud), file: "b.ply")
+        guard case .float32(var x) = ply.elements[0].properties[0].values else { Issue.record("x is float"); return }
+        x[7] = 0.5  // one corner moved inside
+        ply.elements[0].properties[0].values = .float32(x)
+        #expect(throws: PointPaintError(file: "b.ply", "the header says 'geometry boxes', but vertices 0…7 are not the corners of a cube with edge 1.0")) {
+            try ply.cloud(file: "b.ply")
+        }
+        ply.comments = []
+        #expect(try ply.cloud(file: "b.ply").count == 8)
+    }
+
+    @Test("the box writer refuses more voxels than int vertex indices can number")
+    func tooManyBoxes() throws {
+        #expect(PLYWriter.maxBoxes == 268_435_456)
+        try PLYWriter.checkBoxCount(PLYWriter.maxBoxes, file: "big.ply")
+        #expect(throws: PointPaintError(file: "big.ply", "boxes for 268435457 voxels need vertex indices beyond the int range; at most 268435456 voxels can be written as boxes (write points instead)")) {
+            try PLYWriter.checkBoxCount(PLYWriter.maxBoxes + 1, file: "big.ply")
         }
     }
 

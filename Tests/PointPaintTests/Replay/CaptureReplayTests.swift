@@ -74,20 +74,39 @@ import Testing
         #expect(error.p95 < 4, "p95 error \(error.p95)")
     }
 
+    /// 41 small frames: several batches for every thread count (batches hold threads × 4 frames),
+    /// the last one partial, so frames from different batches meet in the same voxels. Every
+    /// policy, since `latest` and `first` depend on the order samples reach the store.
     @Test func resultsAreIdenticalWhateverTheThreadCount() throws {
         let dir = TemporaryDirectory()
-        _ = try Self.synthesize(in: dir)
+        var o = CaptureSynthesizer.Options()
+        o.frameCount = 41
+        o.width = 160
+        o.height = 120
+        o.pointsPerFrame = 100
+        o.seed = 5
+        _ = try CaptureSynthesizer(options: o).write(to: dir.path, encoding: .nv12)
         let reader = try CaptureReader(path: dir.path)
-        var clouds: [VoxelCloud] = []
-        for threads in [1, 2, 5] {
-            var options = CaptureReplay.Options()
-            options.threads = threads
-            var store = SceneStore(voxelSize: 0.01)
-            try CaptureReplay(reader: reader, options: options).run(into: &store)
-            clouds.append(store.cloud())
+        for policy in AccumulationPolicy.allCases {
+            var runs: [(voxels: [SceneStore.Voxel], statistics: CaptureReplay.Statistics, samples: Int)] = []
+            for threads in [1, 2, 3] {
+                var options = CaptureReplay.Options()
+                options.threads = threads
+                var store = SceneStore(voxelSize: 0.02, policy: policy)
+                let statistics = try CaptureReplay(reader: reader, options: options).run(into: &store)
+                runs.append(((0 ..< store.count).map { store[$0] }, statistics, store.sampleCount))
+            }
+            let single = runs[0]
+            #expect(single.statistics.frames == 41)
+            #expect(single.statistics.painted > 41 * 50, "\(single.statistics)")
+            // Voxels painted from frames of different batches, so order matters for latest and first.
+            #expect(single.voxels.contains { $0.lastFrame - $0.firstFrame > 12 })
+            for (k, run) in runs.enumerated().dropFirst() {
+                #expect(run.statistics == single.statistics, "\(policy), \([1, 2, 3][k]) threads")
+                #expect(run.samples == single.samples, "\(policy), \([1, 2, 3][k]) threads")
+                #expect(run.voxels == single.voxels, "\(policy), \([1, 2, 3][k]) threads")
+            }
         }
-        #expect(clouds[0] == clouds[1])
-        #expect(clouds[0] == clouds[2])
     }
 
     @Test func framesRangeAndStride() throws {
