@@ -229,7 +229,8 @@ struct ViewReplayOptions: ParsableArguments {
     var accumulate: AccumulationPolicy?
     @Option(help: "Sampling: nearest or bilinear (the default).")
     var interpolation: Interpolation?
-    @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.., ..B, or N (the first N).")
+    @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.., ..B, or N (the first N).",
+            transform: ViewFrames.init(parsing:))
     var frames: ViewFrames?
     @Option(help: "Replay every Nth frame.")
     var every: Int?
@@ -275,21 +276,20 @@ struct ViewReplayOptions: ParsableArguments {
 
 /// `view --frames`: a frame range as `replay` takes it, or a count N (the first N frames; for
 /// `--benchmark`, the frames timed).
-struct ViewFrames: ExpressibleByArgument {
+struct ViewFrames {
     /// The frames to replay.
     var range: Range<Int>
     /// The count, when given as a plain number.
     var count: Int?
 
-    init?(argument: String) {
+    /// Parses the command-line text; the error's description explains what was expected.
+    init(parsing argument: String) throws {
         if let n = Int(argument) {
-            guard n >= 1 else { return nil }
+            guard n >= 1 else { throw ValidationError("expected a frame count of at least 1, found \(n)") }
             range = 0 ..< n
             count = n
-        } else if let frames = FrameRange(argument: argument) {
-            range = frames.range
         } else {
-            return nil
+            range = try FrameRange(argument: argument).range
         }
     }
 }
