@@ -55,10 +55,22 @@ public struct PLYWriter: Sendable {
 
     /// Writes `cloud` to `path` atomically.
     ///
-    /// - Complexity: O(cloud.count); the bytes are built in one pass and written with one call.
+    /// - Complexity: O(cloud.count). Binary files are encoded in cache-sized chunks, each
+    ///   written as soon as it is full, so no file-sized buffer is built.
     public func write(_ cloud: VoxelCloud, to path: String) throws {
-        let bytes = try encode(cloud, file: path)
-        try PLYWriter.writeFile(bytes, to: path)
+        let (header, wide) = try prepare(cloud, file: path)
+        try AtomicFile.write(to: path) { temporary in
+            var sink = try FileSink(temporary: temporary, file: path)
+            defer { sink.close() }
+            if encoding == .ascii {
+                let bytes = PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
+                try bytes.withUnsafeBytes { try sink.write($0) }
+            } else {
+                try PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
+                                          bigEndian: encoding == .binaryBigEndian) { try sink.write($0) }
+            }
+            try sink.finish()
+        }
     }
 
     /// Writes any PLY file atomically, in `ply.encoding`.
@@ -70,6 +82,18 @@ public struct PLYWriter: Sendable {
 
     /// The bytes of `cloud` as a PLY file; `file` names the destination in errors.
     public func encode(_ cloud: VoxelCloud, file: String = "<memory>") throws -> [UInt8] {
+        let (header, wide) = try prepare(cloud, file: file)
+        if encoding == .ascii {
+            return PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
+        }
+        var out: [UInt8] = []
+        PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
+                              bigEndian: encoding == .binaryBigEndian) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// The header of `cloud`'s file and whether it carries float colours; checks box limits.
+    private func prepare(_ cloud: VoxelCloud, file: String) throws -> (header: String, wide: Bool) {
         if geometry == .boxes {
             guard cloud.voxelSize != nil else { throw PointPaintError(file: file, "boxes need a voxel size, but the cloud has none") }
             try PLYWriter.checkBoxCount(cloud.count, file: file)
@@ -92,11 +116,7 @@ public struct PLYWriter: Sendable {
         if wide { header += "property float red_f\nproperty float green_f\nproperty float blue_f\n" }
         if geometry == .boxes { header += "element face \(n * 6)\nproperty list uchar int vertex_indices\n" }
         header += "end_header\n"
-        if encoding == .ascii {
-            return PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
-        }
-        return PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
-                                     bigEndian: encoding == .binaryBigEndian)
+        return (header, wide)
     }
 
     /// The most voxels written as boxes: their 8 corners each must be numbered by an `int`.
@@ -135,29 +155,43 @@ public struct PLYWriter: Sendable {
         v > 0 ? (v < 1 ? UInt8(v * 255 + 0.5) : 255) : 0  // NaN → 0
     }
 
-    private static func binaryCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool,
-                                     bigEndian: Bool) -> [UInt8] {
-        let headerBytes = Array(header.utf8)
+    /// Bytes a chunk of binary output: fits the L2 cache, large enough that each `write` moves
+    /// a lot.
+    static let chunkBytes = 1 << 18
+
+    /// The binary file in chunks of at most `chunkBytes` (the header first), each passed to
+    /// `emit` and valid only during the call.
+    private static func binaryCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool, bigEndian: Bool,
+                                    emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var headerBytes = Array(header.utf8)
+        try headerBytes.withUnsafeMutableBytes { try emit(UnsafeRawBufferPointer($0)) }
+        headerBytes = []
         let record = 15 + (wide ? 12 : 0)
         let n = cloud.count
-        let vertexBytes = (boxes ? 8 * n : n) * record
-        let faceBytes = boxes ? 6 * n * 17 : 0
-        let total = headerBytes.count + vertexBytes + faceBytes
         let size = cloud.voxelSize ?? 0
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            headerBytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            var out = ByteStore(pointer: base + headerBytes.count, bigEndian: bigEndian)
-            cloud.positions.withUnsafeBufferPointer { positions in
-                cloud.colors.withUnsafeBufferPointer { colors in
+        try withUnsafeTemporaryAllocation(byteCount: chunkBytes, alignment: 64) { scratch in
+            let base = scratch.baseAddress!
+            /// Encodes items `0 ..< count`, `perChunk` at a time, `bytes` each, with `body`.
+            func chunked(_ count: Int, bytes: Int, _ body: (inout ByteStore, Int) -> Void) throws {
+                let perChunk = chunkBytes / bytes
+                var start = 0
+                while start < count {
+                    let end = min(count, start + perChunk)
+                    var out = ByteStore(pointer: base, bigEndian: bigEndian)
+                    for i in start ..< end { body(&out, i) }
+                    precondition(out.pointer == base + (end - start) * bytes, "PLY byte count mismatch")
+                    try emit(UnsafeRawBufferPointer(start: base, count: (end - start) * bytes))
+                    start = end
+                }
+            }
+            try cloud.positions.withUnsafeBufferPointer { positions in
+                try cloud.colors.withUnsafeBufferPointer { colors in
                     if boxes {
-                        for i in 0 ..< n {
-                            let rgb = colors[i]
-                            for corner in corners {
-                                out.vertex(positions[i] + corner * size, rgb, wide: wide)
-                            }
+                        let offsets = corners.map { $0 * size }
+                        try chunked(n, bytes: 8 * record) { out, i in
+                            for corner in offsets { out.vertex(positions[i] + corner, colors[i], wide: wide) }
                         }
-                        for i in 0 ..< n {
+                        try chunked(n, bytes: 6 * 17) { out, i in
                             let first = Int32(i * 8)
                             for q in quads {
                                 out.byte(4)
@@ -166,12 +200,10 @@ public struct PLYWriter: Sendable {
                             }
                         }
                     } else {
-                        for i in 0 ..< n { out.vertex(positions[i], colors[i], wide: wide) }
+                        try chunked(n, bytes: record) { out, i in out.vertex(positions[i], colors[i], wide: wide) }
                     }
                 }
             }
-            precondition(out.pointer == base + total, "PLY byte count mismatch")
-            initialized = total
         }
     }
 
@@ -276,24 +308,53 @@ public struct PLYWriter: Sendable {
         String(s.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
-    /// Writes `bytes` with one `write` loop to a temporary sibling, then renames it to `path`.
+    /// Writes `bytes` to a temporary sibling, then renames it to `path`.
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
         try AtomicFile.write(to: path) { temporary in
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard fd >= 0 else { throw PointPaintError(file: path, "cannot create: \(FileBytes.errnoText())") }
-            defer { close(fd) }
-            try bytes.withUnsafeBytes { raw in
-                var done = 0
-                while done < raw.count {
-                    let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else {
-                        throw PointPaintError(file: path, "write failed after \(done) of \(raw.count) bytes: \(FileBytes.errnoText())")
-                    }
-                    done += n
-                }
-            }
+            var sink = try FileSink(temporary: temporary, file: path)
+            defer { sink.close() }
+            try bytes.withUnsafeBytes { try sink.write($0) }
+            try sink.finish()
         }
+    }
+}
+
+/// An open temporary output file; errors name the destination `file`.
+private struct FileSink {
+    private var fd: Int32
+    private let file: String
+    private var written = 0
+
+    init(temporary: String, file: String) throws {
+        fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        self.file = file
+        guard fd >= 0 else { throw PointPaintError(file: file, "cannot create: \(FileBytes.errnoText())") }
+    }
+
+    /// Writes all of `bytes`, retrying short writes.
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                throw PointPaintError(file: file, "write failed after \(written + done) bytes: \(FileBytes.errnoText())")
+            }
+            done += n
+        }
+        written += done
+    }
+
+    /// Closes the file, reporting a failed close (a full disk can show only here).
+    mutating func finish() throws {
+        let result = Foundation.close(fd)
+        fd = -1
+        guard result == 0 else { throw PointPaintError(file: file, "cannot finish writing: \(FileBytes.errnoText())") }
+    }
+
+    /// Closes the file if `finish` did not.
+    mutating func close() {
+        if fd >= 0 { _ = Foundation.close(fd); fd = -1 }
     }
 }
 
