@@ -134,7 +134,92 @@ extension PLYFile {
 extension PLYReader {
     /// Reads the vertices of any PLY file with x, y, z and optional colour as a cloud
     /// (see `PLYFile.cloud(file:)`).
+    ///
+    /// Binary files whose elements are all fixed-size records (no lists), with float or double
+    /// x, y, z and 8-bit or float colours, the layout PointPaint, Open3D and most scanners
+    /// write, are read in one pass from the mapped file straight into the cloud; everything
+    /// else is parsed in full first. Both give the same cloud.
+    ///
+    /// - Complexity: O(file size).
     public static func readCloud(path: String) throws -> VoxelCloud {
-        try read(path: path).cloud(file: path)
+        try mapped(path).withUnsafeBytes { raw in
+            var (ply, offset) = try parseHeader(raw, file: path)
+            if let cloud = directCloud(ply, raw, offset: offset) { return cloud }
+            try parseData(&ply, raw, offset: offset, file: path)
+            return try ply.cloud(file: path)
+        }
+    }
+
+    /// The cloud of a binary file of fixed-size records read straight from `raw`, or nil when
+    /// the file is not of that kind (or is damaged: the full parse then says how).
+    private static func directCloud(_ header: PLYFile, _ raw: UnsafeRawBufferPointer, offset: Int) -> VoxelCloud? {
+        // Boxes (declared, or hinted by faces) take the full path, which folds them into voxels.
+        guard header.encoding != .ascii, !header.declaresBoxes, header[element: "face"] == nil else { return nil }
+        // Every element fixed-size, and all of them inside the file.
+        var start = offset, vertexStart = -1, stride = 0
+        for e in header.elements {
+            var size = 0
+            for p in e.properties {
+                guard case .scalar(let t) = p.type else { return nil }
+                size += t.size
+            }
+            let (bytes, overflow) = e.count.multipliedReportingOverflow(by: size)
+            guard !overflow, bytes <= raw.count - start else { return nil }
+            if e.name == "vertex", vertexStart < 0 { vertexStart = start; stride = size }
+            start += bytes
+        }
+        guard vertexStart >= 0, let vertex = header[element: "vertex"] else { return nil }
+        func field(_ name: String) -> (offset: Int, type: PLYScalarType)? {
+            var at = 0
+            for p in vertex.properties {
+                if p.name == name { return (at, p.type.valueType) }
+                at += p.type.valueType.size
+            }
+            return nil
+        }
+        let floats: Set<PLYScalarType> = [.float32, .float64]
+        guard let x = field("x"), let y = field("y"), let z = field("z"),
+              floats.contains(x.type), floats.contains(y.type), floats.contains(z.type) else { return nil }
+        var channels: [(offset: Int, type: PLYScalarType)]?
+        if let (r, g, b) = header.vertexColorProperties {
+            let found = [r, g, b].compactMap { field($0.name) }
+            guard found.count == 3, found.allSatisfy({ $0.type == .uint8 || $0.type == .float32 }) else { return nil }
+            channels = found
+        }
+        let n = vertex.count
+        let swap = header.encoding == .binaryBigEndian
+        let base = raw.baseAddress.map { $0 + vertexStart }
+        @inline(__always) func value(_ p: UnsafeRawPointer, _ f: (offset: Int, type: PLYScalarType)) -> Float {
+            switch f.type {
+            case .uint8:
+                return Float(p.load(fromByteOffset: f.offset, as: UInt8.self)) * (1 / 255)
+            case .float64:
+                let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt64.self)
+                return Float(Double(bitPattern: swap ? bits.byteSwapped : bits))
+            default:
+                let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt32.self)
+                return Float(bitPattern: swap ? bits.byteSwapped : bits)
+            }
+        }
+        var colors: [SIMD3<Float>] = []
+        let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
+            for i in 0 ..< n {
+                let p = UnsafeRawPointer(base!) + i * stride
+                out[i] = SIMD3(value(p, x), value(p, y), value(p, z))
+            }
+            initialized = n
+        }
+        if let c = channels {
+            colors = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
+                for i in 0 ..< n {
+                    let p = UnsafeRawPointer(base!) + i * stride
+                    out[i] = SIMD3(value(p, c[0]), value(p, c[1]), value(p, c[2]))
+                }
+                initialized = n
+            }
+        } else {
+            colors = Array(repeating: SIMD3(1, 1, 1), count: n)
+        }
+        return VoxelCloud(voxelSize: header.voxelSize, positions: positions, colors: colors)
     }
 }

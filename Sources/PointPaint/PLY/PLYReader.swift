@@ -12,26 +12,43 @@ public enum PLYReader {
     ///
     /// - Complexity: O(file size).
     public static func read(path: String) throws -> PLYFile {
-        let bytes = try FileBytes.read(path, limit: Int.max)
-        return try read(bytes: bytes, file: path)
+        try mapped(path).withUnsafeBytes { try parse($0, file: path) }
     }
 
     /// Parses a whole file already in memory; `file` names it in errors.
     ///
     /// - Complexity: O(bytes.count).
     public static func read(bytes: [UInt8], file: String) throws -> PLYFile {
-        try bytes.withUnsafeBytes { raw in
-            var (ply, offset) = try parseHeader(raw, file: file)
-            switch ply.encoding {
-            case .ascii:
-                var parser = ASCIIParser(bytes: raw, position: offset, line: headerLineCount(raw, offset), file: file)
-                for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
-                try parser.finish(lastElement: ply.elements.last?.name)
-            case .binaryLittleEndian, .binaryBigEndian:
-                var parser = BinaryParser(bytes: raw, position: offset, swap: ply.encoding == .binaryBigEndian, file: file)
-                for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
-            }
-            return ply
+        try bytes.withUnsafeBytes { try parse($0, file: file) }
+    }
+
+    /// The file at `path` mapped read-only (its values are copied out while parsing, so nothing
+    /// refers to the mapping afterwards).
+    static func mapped(_ path: String) throws -> ImageBytes {
+        guard let size = FileBytes.size(of: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw PointPaintError(file: path, "not a regular file") }
+            throw PointPaintError(file: path, "cannot open: no such file")
+        }
+        return try ImageBytes(mapping: path, count: size)
+    }
+
+    /// Parses the header and all element data of `raw`.
+    static func parse(_ raw: UnsafeRawBufferPointer, file: String) throws -> PLYFile {
+        var (ply, offset) = try parseHeader(raw, file: file)
+        try parseData(&ply, raw, offset: offset, file: file)
+        return ply
+    }
+
+    /// Parses the element data that begins at `offset` into `ply`'s elements.
+    static func parseData(_ ply: inout PLYFile, _ raw: UnsafeRawBufferPointer, offset: Int, file: String) throws {
+        switch ply.encoding {
+        case .ascii:
+            var parser = ASCIIParser(bytes: raw, position: offset, line: headerLineCount(raw, offset), file: file)
+            for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
+            try parser.finish(lastElement: ply.elements.last?.name)
+        case .binaryLittleEndian, .binaryBigEndian:
+            var parser = BinaryParser(bytes: raw, position: offset, swap: ply.encoding == .binaryBigEndian, file: file)
+            for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
         }
     }
 
