@@ -80,13 +80,19 @@ public final class CaptureReader: Sendable {
         guard FileBytes.size(of: path) != nil else {
             throw PointPaintError(file: path, place: "frame \(frame)", "missing PNG plane")
         }
-        let header = try PNGImage.readInfo(path: path)
+        try checkPlane(try PNGImage.readInfo(path: path), path, width: width, height: height, frame: frame)
+    }
+
+    /// A plane must be exactly `width`×`height` and stored as plain 8-bit greyscale: sub-byte
+    /// grey, 16-bit, palette, alpha or transparency would be widened or dropped by decoding and
+    /// give different codes from what the recorder wrote.
+    private func checkPlane(_ header: PNGHeader, _ path: String, width: Int, height: Int, frame: Int) throws {
         guard header.width == width, header.height == height else {
             throw PointPaintError(file: path, place: "frame \(frame)", "expected a \(width)x\(height) plane, found \(header.width)x\(header.height)")
         }
-        guard header.channels == 1, header.bitDepth == 8 else {
+        guard header.isPlain8BitGrey else {
             throw PointPaintError(file: path, place: "frame \(frame)",
-                                  "expected an 8-bit greyscale PNG, found \(header.bitDepth)-bit with \(header.channels) channel\(header.channels == 1 ? "" : "s")")
+                                  "expected an 8-bit greyscale PNG, found \(header.sourceDescription) (\(header.channels) channel\(header.channels == 1 ? "" : "s") when decoded)")
         }
     }
 
@@ -132,11 +138,16 @@ public final class CaptureReader: Sendable {
 
     private func readPlane(_ path: String, width: Int, height: Int, frame: Int) throws -> [UInt8] {
         try checkPlaneHeader(path, width: width, height: height, frame: frame)
-        let png = try PNGImage(contentsOf: path, maximumPixels: width * height)
-        guard png.width == width, png.height == height, png.channels == 1, png.bitDepth == 8 else {
-            throw PointPaintError(file: path, place: "frame \(frame)", "expected an 8-bit greyscale \(width)x\(height) plane")
+        let decoded: (image: PNGImage, header: PNGHeader)
+        do {
+            decoded = try PNGImage.read(path: path, maximumPixels: width * height)
+        } catch var error as PointPaintError {
+            error.place = "frame \(frame)"
+            throw error
         }
-        return png.samples8
+        // Check the header of the very bytes decoded: the file may have changed since.
+        try checkPlane(decoded.header, path, width: width, height: height, frame: frame)
+        return decoded.image.samples8
     }
 
     /// Loads only the feature points of frame `index` (`.xyz`, or `.ply` with vertex x, y, z).

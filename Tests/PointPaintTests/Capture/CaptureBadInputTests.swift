@@ -132,6 +132,56 @@ import Testing
         #expect(try #require(Self.failure(dir)).contains("cr.png: cannot read PNG"))
     }
 
+    /// Planes must be stored as plain 8-bit greyscale: libpng would widen sub-byte grey and
+    /// expand palettes and transparency, silently giving codes the recorder never wrote.
+    @Test(arguments: [
+        (UInt8(1), UInt8(0), [UInt8(0xA0)], [(String, [UInt8])](), "1-bit greyscale"),
+        (2, 0, [0xE4], [], "2-bit greyscale"),
+        (4, 0, [0x12, 0x34], [], "4-bit greyscale"),
+        (16, 0, [0, 9, 0, 9, 0, 9, 0, 9], [], "16-bit greyscale"),
+        (8, 2, [UInt8](repeating: 9, count: 12), [], "8-bit RGB"),
+        (8, 3, [0, 0, 0, 0], [("PLTE", [9, 9, 9])], "8-bit palette"),
+        (8, 4, [UInt8](repeating: 9, count: 8), [], "8-bit greyscale with alpha"),
+        (8, 0, [9, 9, 9, 9], [("tRNS", [0, 9])], "8-bit greyscale with transparency"),
+    ])
+    func pngPlanesNotStoredAs8BitGrey(bitDepth: UInt8, colorType: UInt8, row: [UInt8], chunks: [(String, [UInt8])], found: String) throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir, image: #"{"y": "y.png", "cb": "cb.png", "cr": "cr.png"}"#)
+        try PNGImage(width: 8, height: 4, channels: 1, samples: [UInt8](repeating: 9, count: 32)).write(to: dir.file("y.png"))
+        try PNGImage(width: 4, height: 2, channels: 1, samples: [UInt8](repeating: 9, count: 8)).write(to: dir.file("cb.png"))
+        try PNGFixture.write(PNGFixture.bytes(width: 4, height: 2, bitDepth: bitDepth, colorType: colorType, rows: [row, row], extraChunks: chunks),
+                             to: dir.file("cr.png"))
+        // The file itself decodes: only the plane check refuses it.
+        _ = try PNGImage(contentsOf: dir.file("cr.png"))
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("cr.png: frame 0: expected an 8-bit greyscale PNG, found \(found)"), "\(message)")
+    }
+
+    @Test func pngPlaneClaimingHugeDimensions() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir, image: #"{"y": "y.png", "cb": "cb.png", "cr": "cr.png"}"#)
+        try PNGFixture.write(PNGFixture.bytes(width: 100_000, height: 100_000, bitDepth: 8, colorType: 0, rows: [[1]]), to: dir.file("y.png"))
+        try PNGImage(width: 4, height: 2, channels: 1, samples: [UInt8](repeating: 9, count: 8)).write(to: dir.file("cb.png"))
+        try PNGImage(width: 4, height: 2, channels: 1, samples: [UInt8](repeating: 9, count: 8)).write(to: dir.file("cr.png"))
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("y.png: frame 0: expected a 8x4 plane, found 100000x100000"), "\(message)")
+    }
+
+    @Test func truncatedPNGPlaneFailsWhenTheFrameIsRead() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir, image: #"{"y": "y.png", "cb": "cb.png", "cr": "cr.png"}"#)
+        let rows = (0 ..< 4).map { r in (0 ..< 8).map { UInt8(r * 8 + $0) } }
+        let whole = PNGFixture.bytes(width: 8, height: 4, bitDepth: 8, colorType: 0, rows: rows)
+        try PNGFixture.write(Array(whole.prefix(whole.count - 30)), to: dir.file("y.png"))
+        try PNGImage(width: 4, height: 2, channels: 1, samples: [UInt8](repeating: 9, count: 8)).write(to: dir.file("cb.png"))
+        try PNGImage(width: 4, height: 2, channels: 1, samples: [UInt8](repeating: 9, count: 8)).write(to: dir.file("cr.png"))
+        // The header is intact, so opening the capture succeeds; reading the frame does not.
+        let reader = try CaptureReader(path: dir.path)
+        let error = try #require(throws: PointPaintError.self) { try reader.frame(at: 0) }
+        #expect(error.description.contains("y.png: frame 0: cannot read PNG: "), "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
     @Test func singularOrNonFiniteTransform() throws {
         let singular = TemporaryDirectory()
         try Self.validCapture(in: singular, transform: "[0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,1]")
