@@ -104,6 +104,19 @@ public struct CapturedImageSampler: Sendable {
         return SIMD3<UInt8>((c * 255).rounded(.toNearestOrAwayFromZero))
     }
 
+    /// The scalar coordinates actually sampled for `p`: `p` itself inside the image, clamped into
+    /// 0…1 under `.clamp`, or nil when `p` gives no sample (outside under `.reject`, or NaN).
+    public func admitted(_ p: SIMD2<Double>) -> SIMD2<Double>? {
+        admit(SIMD2<Float>(p)).map(SIMD2<Double>.init)
+    }
+
+    /// The pixel (column, row) whose square holds the sampled point — the luma texel nearest
+    /// sampling reads — or nil when `p` gives no sample. Never traps, whatever `p` is.
+    public func pixel(at p: SIMD2<Double>) -> SIMD2<Int>? {
+        guard let q = admit(SIMD2<Float>(p)) else { return nil }
+        return SIMD2(min(Int(q.x * Float(image.width)), image.width - 1), min(Int(q.y * Float(image.height)), image.height - 1))
+    }
+
     /// The colour at a point given in display coordinates (for example a screen tap divided by
     /// the screen size) under `mapping`.
     public func color(atDisplay p: SIMD2<Double>, mapping: DisplayMapping, space: SampleSpace = .capture) -> SIMD3<Float>? {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import PointPaint
+
+/// `sample`, `synth` and `frame` on awkward input: extreme coordinates and sizes give a result
+/// or one clear line, never a trap.
+@Suite struct CaptureCommandsTests {
+    /// A small synthesized capture in a fresh directory (removed by the caller).
+    static func synthesize(_ extra: [String] = []) throws -> (directory: String, capture: String) {
+        let dir = temporaryDirectory()
+        let capture = dir + "/cap"
+        let synth = try Tool.run(["synth", "-o", capture, "--frames", "1", "--size", "32x16", "--points", "10"] + extra)
+        #expect(synth.status == 0, "\(synth.stderr)")
+        return (dir, capture)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The error lines of a failed run, without the usage hints ArgumentParser adds.
+    static func errorLines(_ output: Tool.Output) -> [Substring] {
+        output.stderr.split(separator: "\n").filter { !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") && !$0.isEmpty }
+    }
+
+    @Test func clampedHugeCoordinatesSampleTheEdgePixel() throws {
+        let (dir, capture) = try Self.synthesize()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try Tool.run(["sample", capture, "--clamp", "--json", "--at", "1e300,0.5", "--at=-1e300,-1e300", "--at", "0.5,1e308"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let samples = try #require(try Self.json(result.stdout)["samples"] as? [[String: Any]])
+        #expect(samples.count == 3)
+        #expect(samples.map { $0["pixel"] as? [Int] } == [[31, 8], [0, 0], [16, 15]])
+        #expect(samples.allSatisfy { $0["rgb8"] != nil })
+        // Without --clamp the same points are reported as outside.
+        let rejected = try Tool.run(["sample", capture, "--json", "--at", "1e300,0.5"])
+        #expect(rejected.status == 0)
+        #expect(rejected.stdout.contains("\"outside\": true"))
+    }
+
+    @Test(arguments: ["nan,0.5", "0.5,inf", "-inf,0", "1e999,0"])
+    func nonFiniteCoordinatesAreRefused(at: String) throws {
+        let (dir, capture) = try Self.synthesize()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try Tool.run(["sample", capture, "--clamp", "--json", "--at", "0.5,0.5", "--at=\(at)"])
+        #expect(result.status != 0)
+        let lines = Self.errorLines(result)
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("--at \(at): expected two finite numbers S,T"), "\(result.stderr)")
+    }
+}
