@@ -54,7 +54,51 @@ import Testing
     @Test func manifestThatIsNotAFile() throws {
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("capture.json"), withIntermediateDirectories: true)
-        #expect(try #require(Self.failure(dir)).contains("capture.json"))
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("capture.json: not a regular file: expected the capture's JSON manifest, found a directory"), "\(message)")
+    }
+
+    @Test func manifestLargerThanTheLimit() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir)
+        // A sparse file: no disk space used, and the reader must refuse it before reading.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("capture.json")))
+        try handle.truncate(atOffset: UInt64(CaptureReader.maximumManifestBytes + 1))
+        try handle.close()
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("capture.json: expected a manifest of at most 64 MiB, found 67108865 bytes"), "\(message)")
+    }
+
+    @Test func frameIndexOutsideTheCaptureThrows() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir)
+        let reader = try CaptureReader(path: dir.path)
+        for index in [1, -1, Int.max, Int.min] {
+            let attempts: [() throws -> Void] = [{ _ = try reader.frame(at: index) }, { _ = try reader.image(at: index) },
+                                                 { _ = try reader.points(at: index) }, { try reader.checkFiles(ofFrame: index) }]
+            for attempt in attempts {
+                let error = try #require(throws: PointPaintError.self) { try attempt() }
+                #expect(error.description.contains("capture.json: frame \(index): no such frame: expected 0 to 0"), "\(error)")
+            }
+        }
+    }
+
+    @Test func symbolicLinksOutOfTheCaptureAreRefused() throws {
+        let dir = TemporaryDirectory(), elsewhere = TemporaryDirectory()
+        try Self.validCapture(in: dir)
+        try elsewhere.write("1 2 3\n", to: "secret.xyz")
+        try FileManager.default.removeItem(atPath: dir.file("points/0.xyz"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("points/0.xyz"), withDestinationPath: elsewhere.file("secret.xyz"))
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("points/0.xyz: frame 0: expected a file inside the capture directory, found a link to "), "\(message)")
+        #expect(message.contains("secret.xyz"))
+        // A link to a file inside the capture is fine, and so is a capture reached through a link.
+        try dir.write("1 2 3\n", to: "points/real.xyz")
+        try FileManager.default.removeItem(atPath: dir.file("points/0.xyz"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("points/0.xyz"), withDestinationPath: "real.xyz")
+        #expect(Self.failure(dir) == nil)
+        try FileManager.default.createSymbolicLink(atPath: elsewhere.file("link"), withDestinationPath: dir.path)
+        #expect(try CaptureReader(path: elsewhere.file("link")).points(at: 0) == [FeaturePoint(position: SIMD3(1, 2, 3))])
     }
 
     @Test func invalidJSON() throws {
@@ -221,6 +265,39 @@ import Testing
                            FeaturePoint(position: SIMD3(-0.001, 2.5, 0.5))])
         let round = try XYZFormat.parse(Array(XYZFormat.format(points).utf8), file: "p.xyz")
         #expect(round == points)
+    }
+
+    @Test func plyPointFilesReadThroughTheReader() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir, points: "\"points/0.ply\"")
+        let header = "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty uint id\nend_header\n"
+        try dir.write(header + "0 0 -1 7\n0.5 0.25 -2 4294967295\n", to: "points/0.ply")
+        #expect(Self.failure(dir) == nil)
+        let points = try CaptureReader(path: dir.path).points(at: 0)
+        #expect(points == [FeaturePoint(position: SIMD3(0, 0, -1), id: 7), FeaturePoint(position: SIMD3(0.5, 0.25, -2), id: 4_294_967_295)])
+        // Without an id property the points have none.
+        try dir.write("ply\nformat ascii 1.0\nelement vertex 1\nproperty double x\nproperty double y\nproperty double z\nend_header\n1 2 3\n",
+                      to: "points/0.ply")
+        #expect(try CaptureReader(path: dir.path).points(at: 0) == [FeaturePoint(position: SIMD3(1, 2, 3))])
+    }
+
+    @Test func plyPointFileWithANonFiniteVertex() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir, points: "\"points/0.ply\"")
+        var bytes = Array("ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n".utf8)
+        for value: Float in [0, 0, -1, 1, .infinity, -2] { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
+        try dir.write(Data(bytes), to: "points/0.ply")
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("points/0.ply: vertex 1: expected finite coordinates"), "\(message)")
+    }
+
+    @Test func plyPointFileWithANegativeId() throws {
+        let dir = TemporaryDirectory()
+        try Self.validCapture(in: dir, points: "\"points/0.ply\"")
+        try dir.write("ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nproperty int id\nend_header\n0 0 -1 3\n1 1 -1 -4\n",
+                      to: "points/0.ply")
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("points/0.ply: vertex 1: expected an unsigned id, found -4"), "\(message)")
     }
 
     @Test(arguments: ["\"../outside.nv12\"", "\"frames/../../x.nv12\"", "\"/etc/passwd\""])
