@@ -48,4 +48,23 @@ import PointPaint
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("--at \(at): expected two finite numbers S,T"), "\(result.stderr)")
     }
+
+    @Test(arguments: [
+        (["--points", "2000000000000000000"], "--points must be from 0 to 1000000 a frame; found 2000000000000000000"),
+        (["--points=-1"], "--points must be from 0"),
+        (["--size", "16384x16384"], "--size must be even in both directions, from 2x2 to 4096x4096; found 16384x16384"),
+        (["--size", "4098x2"], "--size"),
+        (["--frames", "100001"], "--frames must be from 1 to 100000; found 100001"),
+        (["--frames", "0"], "--frames must be from 1"),
+        (["--frames", "100", "--points", "200000"], "at most 10000000 feature points in all"),
+    ])
+    func synthRefusesOptionsBeyondItsLimits(options: [String], expected: String) throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try Tool.run(["synth", "-o", dir + "/cap"] + options)
+        #expect(result.status != 0)
+        #expect(Self.errorLines(result).count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/cap"), "nothing written")
+    }
 }
