@@ -67,4 +67,35 @@ import PointPaint
         #expect(result.stderr.contains(expected), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/cap"), "nothing written")
     }
+
+    /// A Display P3 frame is converted to sRGB from float and rounded once: every pixel within
+    /// 1 level of the sampler's own .srgb colour at that pixel's centre.
+    @Test(arguments: ["nearest", "bilinear"])
+    func wideColourFrameMatchesPerPixelSamples(interpolation: String) throws {
+        let (dir, capture) = try Self.synthesize(["--size", "64x48", "--primaries", "display-p3", "--siting", "left"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let output = dir + "/frame.png"
+        let result = try Tool.run(["frame", capture, "-o", output, "--interpolation", interpolation])
+        #expect(result.status == 0, "\(result.stderr)")
+        let png = try PNGImage(contentsOf: output)
+        #expect(png.width == 64 && png.height == 48 && png.channels == 3 && png.bitDepth == 8)
+        let reader = try CaptureReader(path: capture)
+        let info = reader.imageInfo
+        let mode = try #require(Interpolation(rawValue: interpolation))
+        let sampler = CapturedImageSampler(image: try reader.image(at: 0), encoding: info.encoding,
+                                           siting: mode == .nearest ? .center : info.chromaSiting,
+                                           primaries: info.primaries, interpolation: mode)
+        var worst = 0, clipped = 0
+        for row in 0 ..< png.height {
+            for col in 0 ..< png.width {
+                let at = SIMD2((Double(col) + 0.5) / 64, (Double(row) + 0.5) / 48)
+                let want = try #require(sampler.rgb8(at: at))
+                let extended = try #require(sampler.color(at: at, space: .extendedSRGB))
+                if extended.min() < 0 || extended.max() > 1 { clipped += 1 }
+                for k in 0 ..< 3 { worst = max(worst, abs(Int(png.samples8[(row * 64 + col) * 3 + k]) - Int(want[k]))) }
+            }
+        }
+        #expect(worst <= 1, "largest difference \(worst) levels")
+        #expect(clipped > 0, "the synthesized P3 frame reaches outside sRGB")
+    }
 }
