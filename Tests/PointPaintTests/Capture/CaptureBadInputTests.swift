@@ -109,6 +109,15 @@ import Testing
         #expect(message.contains("invalid JSON"))
     }
 
+    @Test func deeplyNestedJSONGivesAClearMessage() throws {
+        let dir = TemporaryDirectory()
+        try dir.write(String(repeating: "[", count: 10000) + String(repeating: "]", count: 10000), to: "capture.json")
+        let message = try #require(Self.failure(dir))
+        #expect(message.contains("capture.json: invalid JSON: malformed at line 1, column "), "\(message)")
+        #expect(message.contains("nested"), "\(message)")
+        #expect(!message.contains("value)"), "\(message)")
+    }
+
     @Test func unknownFormatAndVersion() throws {
         let a = TemporaryDirectory()
         try Self.validCapture(in: a, format: "\"something.else\"")
@@ -248,7 +257,8 @@ import Testing
     @Test(arguments: [("nan 0 0\n", "line 1", "finite"), ("0 0 0\n1e999 0 0\n", "line 2", "finite"),
                       ("0 0 -1\n\n# c\n1 2\n", "line 4", "expected \"x y z [id]\""), ("1 2 3 -4\n", "line 1", "unsigned"),
                       ("1 2 3 4 5\n", "line 1", "at most 4 fields"), ("1 2 3 99999999999999999999999\n", "line 1", "64-bit"),
-                      ("x y z\n", "line 1", "expected")])
+                      ("x y z\n", "line 1", "expected"), ("1-2-3\n", "line 1", "whitespace between the fields"),
+                      ("0 0 0\n1 2,3\n", "line 2", "whitespace between the fields"), ("1 2 3-4\n", "line 1", "whitespace between the fields")])
     func badPointLines(text: String, line: String, expected: String) throws {
         let dir = TemporaryDirectory()
         try Self.validCapture(in: dir)
