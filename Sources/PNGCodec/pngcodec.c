@@ -76,9 +76,11 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
     int colorType = png_get_color_type(png, info);
     int depth = png_get_bit_depth(png, info);
 
+    int hasTransparency = png_get_valid(png, info, PNG_INFO_tRNS) ? 1 : 0;
+
     if (colorType == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (colorType == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (hasTransparency) png_set_tRNS_to_alpha(png);
     if (depth == 16 && is_little_endian()) png_set_swap(png);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
@@ -87,6 +89,9 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
     out->height = height;
     out->channels = png_get_channels(png, info);
     out->bitDepth = png_get_bit_depth(png, info);
+    out->sourceBitDepth = depth;
+    out->sourceColorType = colorType;
+    out->sourceHasTransparency = hasTransparency;
 
     if (!wantPixels) {
         png_destroy_read_struct(&png, &info, NULL);

@@ -29,27 +29,22 @@ public struct FrameCommand: ParsableCommand {
             throw PointPaintError(file: capture, place: "--index", "expected a frame index from 0 to \(reader.frameCount - 1), found \(index)")
         }
         let info = reader.imageInfo
-        let converter = FrameConverter(encoding: YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range),
-                                       siting: info.chromaSiting)
-        var png = converter.image(try reader.image(at: index), layout: .rgb8, interpolation: interpolation,
-                                  threads: ProcessInfo.processInfo.activeProcessorCount)
-        if info.primaries != .srgb {
-            // Wide-colour frames: convert each colour to sRGB and clip what sRGB cannot show.
-            let conversion = ColorConversion(from: info.primaries, to: .srgb)
-            var cache: [UInt32: (UInt8, UInt8, UInt8)] = [:]
-            png.samples8.withUnsafeMutableBufferPointer { p in
-                for i in stride(from: 0, to: p.count, by: 3) {
-                    let key = UInt32(p[i]) << 16 | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2])
-                    let out = cache[key] ?? {
-                        let e = conversion.encoded(SIMD3<Float>(Float(p[i]), Float(p[i + 1]), Float(p[i + 2])) / 255)
-                        func byte(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
-                        let value = (byte(e.x), byte(e.y), byte(e.z))
-                        cache[key] = value
-                        return value
-                    }()
-                    (p[i], p[i + 1], p[i + 2]) = out
-                }
-            }
+        let encoding = YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range)
+        let image = try reader.image(at: index)
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let png: PNGImage
+        if info.primaries == .srgb {
+            let converter = FrameConverter(encoding: encoding, siting: info.chromaSiting)
+            png = converter.image(image, layout: .rgb8, interpolation: interpolation, threads: threads)
+        } else {
+            // Wide-colour frames: decode each pixel to float, convert to sRGB, clip what sRGB
+            // cannot show, and round once. Nearest uses centre siting so that, as in
+            // FrameConverter, each 2×2 block shares its chroma sample.
+            let sampler = CapturedImageSampler(image: image, encoding: encoding,
+                                               siting: interpolation == .nearest ? .center : info.chromaSiting,
+                                               primaries: info.primaries, interpolation: interpolation)
+            png = PNGImage(width: info.width, height: info.height, channels: 3,
+                           samples: sampler.pixelCentres(space: .srgb, layout: .rgb8, threads: threads))
         }
         try png.write(to: output)
         print("wrote \(output): frame \(index) of \(capture), \(info.width)x\(info.height) sRGB")

@@ -6,14 +6,17 @@ extension Interpolation: ExpressibleByArgument {}
 extension SampleSpace: ExpressibleByArgument {}
 extension DisplayOrientation: ExpressibleByArgument {}
 
-/// A scalar coordinate pair written `S,T`.
+/// A scalar coordinate pair written `S,T`. Non-finite numbers parse here and are refused by
+/// `SampleCommand.validate()` with a message that says so.
 struct ScalarPoint: ExpressibleByArgument {
     var value: SIMD2<Double>
+    var text: String
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",")
-        guard parts.count == 2, let s = Double(parts[0]), let t = Double(parts[1]), s.isFinite, t.isFinite else { return nil }
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let s = Double(parts[0]), let t = Double(parts[1]) else { return nil }
         value = SIMD2(s, t)
+        text = argument
     }
 }
 
@@ -51,6 +54,9 @@ public struct SampleCommand: ParsableCommand {
     public func validate() throws {
         guard !points.isEmpty else { throw ValidationError("give at least one --at S,T") }
         guard index >= 0 else { throw ValidationError("--index must not be negative") }
+        if let bad = points.first(where: { !$0.value.x.isFinite || !$0.value.y.isFinite }) {
+            throw ValidationError("--at \(bad.text): expected two finite numbers S,T")
+        }
     }
 
     public func run() throws {
@@ -76,7 +82,9 @@ public struct SampleCommand: ParsableCommand {
                     let bytes = Self.bytes(color)
                     fields.append("\"rgb8\": [\(bytes.x), \(bytes.y), \(bytes.z)]")
                     fields.append("\"float\": [\(color.x), \(color.y), \(color.z)]")
-                    fields.append("\"pixel\": [\(Int(imagePoint.x * Double(info.width))), \(Int(imagePoint.y * Double(info.height)))]")
+                    if let pixel = sampler.pixel(at: imagePoint) {
+                        fields.append("\"pixel\": [\(pixel.x), \(pixel.y)]")
+                    }
                 } else {
                     fields.append("\"outside\": true")
                 }

@@ -34,11 +34,21 @@ public struct SynthCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
+        typealias Limits = CaptureSynthesizer.Options
+        let largest = Limits.maximumDimension
         guard size.width % 2 == 0, size.height % 2 == 0, size.width >= 2, size.height >= 2,
-              size.width <= CaptureManifest.maximumDimension, size.height <= CaptureManifest.maximumDimension
-        else { throw ValidationError("--size must be even in both directions and at most \(CaptureManifest.maximumDimension)") }
-        guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
-        guard points >= 0 else { throw ValidationError("--points must not be negative") }
+              size.width <= largest, size.height <= largest
+        else { throw ValidationError("--size must be even in both directions, from 2x2 to \(largest)x\(largest); found \(size)") }
+        guard frames >= 1, frames <= Limits.maximumFrameCount else {
+            throw ValidationError("--frames must be from 1 to \(Limits.maximumFrameCount); found \(frames)")
+        }
+        guard points >= 0, points <= Limits.maximumPointsPerFrame else {
+            throw ValidationError("--points must be from 0 to \(Limits.maximumPointsPerFrame) a frame; found \(points)")
+        }
+        // Both are bounded above, so the product cannot overflow.
+        guard frames * points <= Limits.maximumTotalPoints else {
+            throw ValidationError("--frames × --points must be at most \(Limits.maximumTotalPoints) feature points in all; found \(frames) × \(points)")
+        }
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number") }
     }
 

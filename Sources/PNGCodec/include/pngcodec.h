@@ -3,14 +3,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// What a PNG holds once palettes are expanded and sub-byte depths widened.
+/// What a PNG holds once palettes are expanded and sub-byte depths widened, and what its
+/// header (IHDR) said before that.
 typedef struct {
     uint32_t width;
     uint32_t height;
-    /// 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
+    /// 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA (after expansion).
     int channels;
-    /// 8 or 16. 16-bit samples are delivered in host byte order.
+    /// 8 or 16 (after expansion). 16-bit samples are delivered in host byte order.
     int bitDepth;
+    /// The header's own bit depth: 1, 2, 4, 8 or 16.
+    int sourceBitDepth;
+    /// The header's own colour type: 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA.
+    int sourceColorType;
+    /// 1 when the file has a tRNS chunk (expanded to an alpha channel), else 0.
+    int sourceHasTransparency;
 } ppng_info;
 
 /// Reads only the header. Returns 0 on success; otherwise writes a message into err.

@@ -184,7 +184,14 @@ extension CaptureManifest {
                 let prefix = data.prefix(offset)
                 let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
                 let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
-                return "malformed at line \(line), column \(column) (\(text.prefix { $0 != "." && $0 != " " }.lowercased()) value)"
+                // Keep Foundation's reason ("Invalid value", "Too many nested arrays or
+                // dictionaries", …) without its own "around character N." tail.
+                var reason = text
+                if let tail = reason.range(of: #"\s*(around|at) character \d+\.?"#, options: .regularExpression) {
+                    reason.removeSubrange(tail)
+                }
+                reason = reason.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "."))).lowercasedFirst
+                return "malformed at line \(line), column \(column)" + (reason.isEmpty ? "" : ": \(reason)")
             }
             return text
         }

@@ -6,14 +6,19 @@ import Foundation
 /// file it names is checked (existence, NV12 sizes, PNG plane headers) before any frame is used.
 /// Frames load lazily, one at a time: raw NV12 files are memory-mapped, PNG planes decoded with
 /// libpng. A reader is immutable and `Sendable`; several threads may load frames at once.
+/// Files that symbolic links place outside the capture directory are refused.
 public final class CaptureReader: Sendable {
     /// The capture directory.
     public let directory: String
     /// The validated manifest.
     public let manifest: CaptureManifest
+    /// The directory with every symbolic link resolved, to keep file reads inside it.
+    private let realDirectory: String
 
     /// The largest point file read, so a corrupt file cannot exhaust memory.
     public static let maximumPointFileBytes = 256 << 20
+    /// The largest manifest read: 64 MiB is room for hundreds of thousands of frames.
+    public static let maximumManifestBytes = 64 << 20
 
     /// Opens the capture at `path` (a directory, or its `capture.json`).
     /// - Parameter checkFiles: check every named file's presence and size up front.
@@ -27,11 +32,21 @@ public final class CaptureReader: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PointPaintError(file: path, "expected a capture directory holding capture.json, found no such directory")
         }
-        guard FileBytes.size(of: manifestPath) != nil else {
-            throw PointPaintError(file: manifestPath, "missing: a capture directory must hold capture.json")
+        var status = stat()
+        guard stat(manifestPath, &status) == 0 else {
+            throw PointPaintError(file: manifestPath, errno == ENOENT ? "missing: a capture directory must hold capture.json"
+                                                                      : "cannot read: \(FileBytes.errnoText())")
         }
-        let bytes = try FileBytes.read(manifestPath, limit: 512 << 20)
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            let kind = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "something else"
+            throw PointPaintError(file: manifestPath, "not a regular file: expected the capture's JSON manifest, found \(kind)")
+        }
+        guard Int(status.st_size) <= Self.maximumManifestBytes else {
+            throw PointPaintError(file: manifestPath, "expected a manifest of at most \(Self.maximumManifestBytes >> 20) MiB, found \(status.st_size) bytes")
+        }
+        let bytes = try FileBytes.read(manifestPath, limit: Self.maximumManifestBytes)
         self.directory = directory
+        self.realDirectory = Self.realPath(directory) ?? directory
         self.manifest = try CaptureManifest(json: Data(bytes), file: manifestPath)
         if checkFiles { try checkAllFiles() }
     }
@@ -47,32 +62,64 @@ public final class CaptureReader: Sendable {
         (directory as NSString).appendingPathComponent(relative)
     }
 
+    /// `relative` resolved against the capture directory, refusing a file that symbolic links
+    /// place outside it. A file that does not exist is left for the caller to report.
+    private func resolveInside(_ relative: String, frame: Int) throws -> String {
+        let full = resolve(relative)
+        guard let target = Self.realPath(full) else { return full }
+        let prefix = realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/"
+        guard target.hasPrefix(prefix) else {
+            throw PointPaintError(file: full, place: "frame \(frame)", "expected a file inside the capture directory, found a link to \(target)")
+        }
+        return full
+    }
+
+    /// The path with every symbolic link, `.` and `..` resolved, or nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The manifest entry of frame `index`, or an error naming the valid range.
+    private func entry(_ index: Int) throws -> CaptureFrameEntry {
+        guard manifest.frames.indices.contains(index) else {
+            let range = manifest.frames.isEmpty ? "the capture holds no frames" : "expected 0 to \(manifest.frames.count - 1)"
+            throw PointPaintError(file: resolve("capture.json"), place: "frame \(index)", "no such frame: \(range)")
+        }
+        return manifest.frames[index]
+    }
+
     /// Checks that each frame's files exist and have the sizes the manifest implies.
     public func checkAllFiles() throws {
         for index in manifest.frames.indices { try checkFiles(ofFrame: index) }
     }
 
     /// Checks one frame's files without decoding them.
+    /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
+    ///   capture, and for any damaged or missing file.
     public func checkFiles(ofFrame index: Int) throws {
-        let entry = manifest.frames[index]
+        let entry = try entry(index)
         let info = manifest.image
         switch entry.image {
         case .nv12(let path, let lumaStride, let chromaStride):
             let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
-            guard let size = FileBytes.size(of: resolve(path)) else {
-                throw PointPaintError(file: resolve(path), place: "frame \(index)", "missing frame image")
+            let full = try resolveInside(path, frame: index)
+            guard let size = FileBytes.size(of: full) else {
+                throw PointPaintError(file: full, place: "frame \(index)", "missing frame image")
             }
             guard size >= needed else {
-                throw PointPaintError(file: resolve(path), place: "frame \(index)",
+                throw PointPaintError(file: full, place: "frame \(index)",
                                       "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
             }
         case .planes(let y, let cb, let cr):
             for (plane, w, h) in [(y, info.width, info.height), (cb, info.width / 2, info.height / 2), (cr, info.width / 2, info.height / 2)] {
-                try checkPlaneHeader(resolve(plane), width: w, height: h, frame: index)
+                try checkPlaneHeader(try resolveInside(plane, frame: index), width: w, height: h, frame: index)
             }
         }
-        guard FileBytes.size(of: resolve(entry.points)) != nil else {
-            throw PointPaintError(file: resolve(entry.points), place: "frame \(index)", "missing feature-point file")
+        let points = try resolveInside(entry.points, frame: index)
+        guard FileBytes.size(of: points) != nil else {
+            throw PointPaintError(file: points, place: "frame \(index)", "missing feature-point file")
         }
     }
 
@@ -80,30 +127,39 @@ public final class CaptureReader: Sendable {
         guard FileBytes.size(of: path) != nil else {
             throw PointPaintError(file: path, place: "frame \(frame)", "missing PNG plane")
         }
-        let header = try PNGImage.readInfo(path: path)
+        try checkPlane(try PNGImage.readInfo(path: path), path, width: width, height: height, frame: frame)
+    }
+
+    /// A plane must be exactly `width`×`height` and stored as plain 8-bit greyscale: sub-byte
+    /// grey, 16-bit, palette, alpha or transparency would be widened or dropped by decoding and
+    /// give different codes from what the recorder wrote.
+    private func checkPlane(_ header: PNGHeader, _ path: String, width: Int, height: Int, frame: Int) throws {
         guard header.width == width, header.height == height else {
             throw PointPaintError(file: path, place: "frame \(frame)", "expected a \(width)x\(height) plane, found \(header.width)x\(header.height)")
         }
-        guard header.channels == 1, header.bitDepth == 8 else {
+        guard header.isPlain8BitGrey else {
             throw PointPaintError(file: path, place: "frame \(frame)",
-                                  "expected an 8-bit greyscale PNG, found \(header.bitDepth)-bit with \(header.channels) channel\(header.channels == 1 ? "" : "s")")
+                                  "expected an 8-bit greyscale PNG, found \(header.sourceDescription) (\(header.channels) channel\(header.channels == 1 ? "" : "s") when decoded)")
         }
     }
 
     /// Loads frame `index`: image, camera and points.
+    /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
+    ///   capture, and for any damaged or missing file.
     public func frame(at index: Int) throws -> Frame {
-        let entry = manifest.frames[index]
+        let entry = try entry(index)
         return Frame(index: index, timestamp: entry.timestamp, image: try image(at: index),
                      camera: entry.camera, points: try points(at: index))
     }
 
     /// Loads only the image of frame `index`.
+    /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
+    ///   capture, and for any damaged or missing file.
     public func image(at index: Int) throws -> NV12Image {
-        precondition(manifest.frames.indices.contains(index), "frame index out of range")
         let info = manifest.image
-        switch manifest.frames[index].image {
+        switch try entry(index).image {
         case .nv12(let path, let lumaStride, let chromaStride):
-            let full = resolve(path)
+            let full = try resolveInside(path, frame: index)
             let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
             // Check again: the file may have changed since the reader was made, and a short
             // mapping would fault on access.
@@ -116,9 +172,9 @@ public final class CaptureReader: Sendable {
                              chroma: bytes, chromaOffset: lumaStride * info.height, chromaStride: chromaStride)
         case .planes(let y, let cb, let cr):
             let w = info.width, h = info.height
-            let luma = try readPlane(resolve(y), width: w, height: h, frame: index)
-            let cbPlane = try readPlane(resolve(cb), width: w / 2, height: h / 2, frame: index)
-            let crPlane = try readPlane(resolve(cr), width: w / 2, height: h / 2, frame: index)
+            let luma = try readPlane(try resolveInside(y, frame: index), width: w, height: h, frame: index)
+            let cbPlane = try readPlane(try resolveInside(cb, frame: index), width: w / 2, height: h / 2, frame: index)
+            let crPlane = try readPlane(try resolveInside(cr, frame: index), width: w / 2, height: h / 2, frame: index)
             var chroma = [UInt8](repeating: 0, count: w * h / 2)
             chroma.withUnsafeMutableBufferPointer { out in
                 for i in 0 ..< cbPlane.count {
@@ -132,16 +188,23 @@ public final class CaptureReader: Sendable {
 
     private func readPlane(_ path: String, width: Int, height: Int, frame: Int) throws -> [UInt8] {
         try checkPlaneHeader(path, width: width, height: height, frame: frame)
-        let png = try PNGImage(contentsOf: path, maximumPixels: width * height)
-        guard png.width == width, png.height == height, png.channels == 1, png.bitDepth == 8 else {
-            throw PointPaintError(file: path, place: "frame \(frame)", "expected an 8-bit greyscale \(width)x\(height) plane")
+        let decoded: (image: PNGImage, header: PNGHeader)
+        do {
+            decoded = try PNGImage.read(path: path, maximumPixels: width * height)
+        } catch var error as PointPaintError {
+            error.place = "frame \(frame)"
+            throw error
         }
-        return png.samples8
+        // Check the header of the very bytes decoded: the file may have changed since.
+        try checkPlane(decoded.header, path, width: width, height: height, frame: frame)
+        return decoded.image.samples8
     }
 
     /// Loads only the feature points of frame `index` (`.xyz`, or `.ply` with vertex x, y, z).
+    /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
+    ///   capture, and for any damaged or missing file.
     public func points(at index: Int) throws -> [FeaturePoint] {
-        let path = resolve(manifest.frames[index].points)
+        let path = try resolveInside(try entry(index).points, frame: index)
         let bytes = try FileBytes.read(path, limit: Self.maximumPointFileBytes)
         if path.lowercased().hasSuffix(".ply") {
             return try PLYFeaturePoints.parse(bytes, file: path)

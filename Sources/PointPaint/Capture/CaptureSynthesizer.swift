@@ -32,6 +32,17 @@ public struct CaptureSynthesizer: Sendable {
         /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
         public init() {}
 
+        /// The largest width or height worth synthesizing: a frame is rendered at 32 bytes a
+        /// pixel before encoding, so 4096×4096 already takes 0.5 GB.
+        public static let maximumDimension = 4096
+        /// The most feature points a frame.
+        public static let maximumPointsPerFrame = 1_000_000
+        /// The most frames.
+        public static let maximumFrameCount = 100_000
+        /// The most feature points in a whole capture: their truth (about 110 bytes each) is kept
+        /// in memory until `truth.ply` is written.
+        public static let maximumTotalPoints = 10_000_000
+
         /// The manifest's image block for these options.
         public var imageInfo: CaptureImageInfo {
             CaptureImageInfo(width: width, height: height, range: range, matrix: matrix, primaries: primaries, chromaSiting: chromaSiting)
@@ -160,7 +171,9 @@ public struct CaptureSynthesizer: Sendable {
         let w = Double(options.width), h = Double(options.height)
         let reach = 2.5 // pixels around the point that bilinear luma and 4:2:0 chroma read
         var attempts = 0
-        while points.count < options.pointsPerFrame, attempts < options.pointsPerFrame * 8 {
+        let (product, overflow) = options.pointsPerFrame.multipliedReportingOverflow(by: 8)
+        let maximumAttempts = overflow ? Int.max : product
+        while points.count < options.pointsPerFrame, attempts < maximumAttempts {
             attempts += 1
             let u = reach + random.unit() * (w - 2 * reach), v = reach + random.unit() * (h - 2 * reach)
             let ray = camera.ray(u: u, v: v)

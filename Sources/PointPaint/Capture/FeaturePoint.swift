@@ -59,6 +59,11 @@ public enum XYZFormat {
                     }
                     xyz[k] = Float(value)
                     cursor = next
+                    // Fields are separated by whitespace: "1-2-3" is not three numbers.
+                    let after = cursor.pointee
+                    guard after == 0x20 || after == 0x09 || after == 0x0D || after == 0 else {
+                        throw fail("expected whitespace between the fields of \"x y z [id]\"")
+                    }
                 }
                 var id: UInt64?
                 while cursor.pointee == 0x20 || cursor.pointee == 0x09 || cursor.pointee == 0x0D { cursor += 1 }

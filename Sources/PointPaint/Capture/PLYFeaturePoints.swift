@@ -1,5 +1,6 @@
 /// Feature points stored as a PLY file: the `vertex` element's `x`, `y`, `z`, and an integer
-/// `id` property when present.
+/// `id` property when present (a non-integer `id` property is ignored; a negative id is an error,
+/// as ids are unsigned).
 enum PLYFeaturePoints {
     static func parse(_ bytes: [UInt8], file: String) throws -> [FeaturePoint] {
         let ply = try PLYReader.read(bytes: bytes, file: file)
@@ -21,7 +22,15 @@ enum PLYFeaturePoints {
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
                 throw PointPaintError(file: file, place: "vertex \(i)", "expected finite coordinates, found (\(p.x), \(p.y), \(p.z))")
             }
-            points.append(FeaturePoint(position: p, id: ids.flatMap { $0[i] >= 0 ? UInt64($0[i]) : nil }))
+            var id: UInt64?
+            if let ids {
+                // PLY integers are at most 32 bits, so the double holds the value exactly.
+                guard ids[i] >= 0 else {
+                    throw PointPaintError(file: file, place: "vertex \(i)", "expected an unsigned id, found \(Int64(ids[i]))")
+                }
+                id = UInt64(ids[i])
+            }
+            points.append(FeaturePoint(position: p, id: id))
         }
         return points
     }

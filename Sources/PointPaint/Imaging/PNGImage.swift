@@ -43,41 +43,47 @@ public struct PNGImage: Sendable, Equatable {
     /// The largest image decoded unless a caller asks for more: 256 M pixels.
     public static let defaultMaximumPixels = 1 << 28
 
-    /// Reads only the header of the PNG at `path`: size, channels and bit depth after expansion.
-    public static func readInfo(path: String) throws -> (width: Int, height: Int, channels: Int, bitDepth: Int) {
+    /// Reads only the header of the PNG at `path`: size, channels and bit depth after expansion,
+    /// and the header's own bit depth and colour type.
+    public static func readInfo(path: String) throws -> PNGHeader {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
         guard ppng_read_info(path, &info, &message, message.count) == 0 else {
             throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
         }
-        return (Int(info.width), Int(info.height), Int(info.channels), Int(info.bitDepth))
+        return PNGHeader(info)
     }
 
     /// Decodes the PNG at `path`, refusing images larger than `maximumPixels` before allocating.
     public init(contentsOf path: String, maximumPixels: Int = PNGImage.defaultMaximumPixels) throws {
+        self = try Self.read(path: path, maximumPixels: maximumPixels).image
+    }
+
+    /// Decodes the PNG at `path` and returns it with the header it was decoded from, so a caller
+    /// can check what the file itself held (bit depth, colour type) in the same read.
+    public static func read(path: String, maximumPixels: Int = PNGImage.defaultMaximumPixels) throws -> (image: PNGImage, header: PNGHeader) {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>?
-        guard ppng_read(path, UInt64(maximumPixels), &info, &pixels, &message, message.count) == 0,
+        guard ppng_read(path, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count) == 0,
               let pixels
         else {
             throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
         }
         defer { ppng_free(pixels) }
-        width = Int(info.width)
-        height = Int(info.height)
-        channels = Int(info.channels)
-        bitDepth = Int(info.bitDepth)
-        let count = width * height * channels
-        if bitDepth == 16 {
-            samples8 = []
-            samples16 = pixels.withMemoryRebound(to: UInt16.self, capacity: count) {
-                Array(UnsafeBufferPointer(start: $0, count: count))
-            }
+        let header = PNGHeader(info)
+        let count = header.width * header.height * header.channels
+        let image: PNGImage
+        if header.bitDepth == 16 {
+            image = PNGImage(width: header.width, height: header.height, channels: header.channels,
+                             samples16: pixels.withMemoryRebound(to: UInt16.self, capacity: count) {
+                                 Array(UnsafeBufferPointer(start: $0, count: count))
+                             })
         } else {
-            samples8 = Array(UnsafeBufferPointer(start: pixels, count: count))
-            samples16 = []
+            image = PNGImage(width: header.width, height: header.height, channels: header.channels,
+                             samples: Array(UnsafeBufferPointer(start: pixels, count: count)))
         }
+        return (image, header)
     }
 
     /// Encodes the image to `path` through a temporary file renamed into place.
@@ -102,6 +108,70 @@ public struct PNGImage: Sendable, Equatable {
             guard status == 0 else {
                 throw PointPaintError(file: path, "cannot write PNG: \(cText(message))")
             }
+        }
+    }
+}
+
+/// What a PNG file's header says, and what decoding delivers from it.
+public struct PNGHeader: Sendable, Equatable {
+    /// Pixels per row.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+    /// Channels after expansion: 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA.
+    public var channels: Int
+    /// Bits a sample after expansion: 8 or 16.
+    public var bitDepth: Int
+    /// The header's own bits a sample: 1, 2, 4, 8 or 16 (a palette index for palette images).
+    public var sourceBitDepth: Int
+    /// The header's own colour type.
+    public var sourceColorType: PNGColorType
+    /// Whether the file has a transparency (tRNS) chunk, which decoding turns into alpha.
+    public var sourceHasTransparency: Bool
+
+    init(_ info: ppng_info) {
+        width = Int(info.width)
+        height = Int(info.height)
+        channels = Int(info.channels)
+        bitDepth = Int(info.bitDepth)
+        sourceBitDepth = Int(info.sourceBitDepth)
+        sourceColorType = PNGColorType(rawValue: Int(info.sourceColorType)) ?? .rgbAlpha
+        sourceHasTransparency = info.sourceHasTransparency != 0
+    }
+
+    /// Whether the file is plain 8-bit greyscale as stored: no palette, alpha, transparency,
+    /// widening from fewer bits or 16-bit samples.
+    public var isPlain8BitGrey: Bool {
+        sourceColorType == .grey && sourceBitDepth == 8 && !sourceHasTransparency
+    }
+
+    /// The file's format in words, for messages: "4-bit greyscale", "8-bit RGB with alpha".
+    public var sourceDescription: String {
+        "\(sourceBitDepth)-bit \(sourceColorType.name)" + (sourceHasTransparency ? " with transparency" : "")
+    }
+}
+
+/// A PNG colour type, as the header (IHDR) stores it.
+public enum PNGColorType: Int, Sendable, CaseIterable {
+    /// Greyscale.
+    case grey = 0
+    /// Red, green, blue.
+    case rgb = 2
+    /// Palette indices.
+    case palette = 3
+    /// Greyscale with alpha.
+    case greyAlpha = 4
+    /// Red, green, blue with alpha.
+    case rgbAlpha = 6
+
+    /// The type in words.
+    public var name: String {
+        switch self {
+        case .grey: "greyscale"
+        case .rgb: "RGB"
+        case .palette: "palette"
+        case .greyAlpha: "greyscale with alpha"
+        case .rgbAlpha: "RGB with alpha"
         }
     }
 }

@@ -104,6 +104,19 @@ public struct CapturedImageSampler: Sendable {
         return SIMD3<UInt8>((c * 255).rounded(.toNearestOrAwayFromZero))
     }
 
+    /// The scalar coordinates actually sampled for `p`: `p` itself inside the image, clamped into
+    /// 0…1 under `.clamp`, or nil when `p` gives no sample (outside under `.reject`, or NaN).
+    public func admitted(_ p: SIMD2<Double>) -> SIMD2<Double>? {
+        admit(SIMD2<Float>(p)).map(SIMD2<Double>.init)
+    }
+
+    /// The pixel (column, row) whose square holds the sampled point — the luma texel nearest
+    /// sampling reads — or nil when `p` gives no sample. Never traps, whatever `p` is.
+    public func pixel(at p: SIMD2<Double>) -> SIMD2<Int>? {
+        guard let q = admit(SIMD2<Float>(p)) else { return nil }
+        return SIMD2(min(Int(q.x * Float(image.width)), image.width - 1), min(Int(q.y * Float(image.height)), image.height - 1))
+    }
+
     /// The colour at a point given in display coordinates (for example a screen tap divided by
     /// the screen size) under `mapping`.
     public func color(atDisplay p: SIMD2<Double>, mapping: DisplayMapping, space: SampleSpace = .capture) -> SIMD3<Float>? {
@@ -144,6 +157,47 @@ public struct CapturedImageSampler: Sendable {
         return coordinates.withUnsafeBufferPointer { c in
             output.withUnsafeMutableBufferPointer { o in sample(c, into: o, space: space) }
         }
+    }
+
+    // MARK: Whole images
+
+    /// Every pixel centre sampled into 8-bit R′G′B′ in `space`, each channel clamped to 0…1 and
+    /// rounded once from the float colour. This is the float path for whole frames that need a
+    /// colour conversion (wide-colour captures shown as sRGB); frames already in sRGB primaries
+    /// convert much faster with `FrameConverter`, whose bilinear output this matches within a
+    /// level (for nearest, give the sampler centre siting to match `FrameConverter`'s
+    /// 2×2 blocks).
+    /// - Parameter threads: cores to split the rows over; the output is the same for any count.
+    /// - Returns: `width * height * layout.bytesPerPixel` bytes, row by row (alpha 255).
+    /// - Complexity: O(width × height).
+    public func pixelCentres(space: SampleSpace, layout: PixelLayout = .rgb8, threads: Int = 1) -> [UInt8] {
+        let w = image.width, h = image.height, channels = layout.bytesPerPixel
+        var output = [UInt8](repeating: 255, count: w * h * channels)
+        var clamping = self
+        clamping.edgePolicy = .clamp
+        let sampler = clamping
+        output.withUnsafeMutableBufferPointer { buffer in
+            let out = SendablePointer(buffer.baseAddress!)
+            let bands = min(max(threads, 1) == 1 ? 1 : threads * 4, h)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                var coordinates = [SIMD2<Float>](repeating: .zero, count: w)
+                var colors = [SIMD3<Float>](repeating: .zero, count: w)
+                for row in h * band / bands ..< h * (band + 1) / bands {
+                    let t = (Float(row) + 0.5) / Float(h)
+                    for col in 0 ..< w { coordinates[col] = SIMD2((Float(col) + 0.5) / Float(w), t) }
+                    sampler.sample(coordinates, into: &colors, space: space)
+                    let rowStart = out.base + row * w * channels
+                    func byte(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded(.toNearestOrAwayFromZero)) }
+                    for col in 0 ..< w {
+                        let c = colors[col]
+                        rowStart[col * channels] = byte(c.x)
+                        rowStart[col * channels + 1] = byte(c.y)
+                        rowStart[col * channels + 2] = byte(c.z)
+                    }
+                }
+            }
+        }
+        return output
     }
 
     // MARK: Kernels

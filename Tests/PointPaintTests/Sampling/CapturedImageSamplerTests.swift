@@ -134,7 +134,9 @@ enum Reference {
             let sampler = CapturedImageSampler(image: image, interpolation: interpolation)
             #expect(try #require(sampler.codes(at: SIMD2(0, 0))).x == 10)
             #expect(try #require(sampler.codes(at: SIMD2(1, 1))).x == 40)
-            #expect(try #require(sampler.codes(at: SIMD2(Double(1).nextDown, 0.5))).x == 40)
+            // Just below 1 in the sampler's own precision (Double(1).nextDown would round to 1 as a Float).
+            #expect(Float(Double(Float(1).nextDown)) < 1)
+            #expect(try #require(sampler.codes(at: SIMD2(Double(Float(1).nextDown), 0.5))).x == 40)
             #expect(sampler.codes(at: SIMD2(1.0001, 0.5)) == nil)
             #expect(sampler.codes(at: SIMD2(-0.0001, 0.5)) == nil)
             #expect(sampler.codes(at: SIMD2(.nan, 0.5)) == nil)
@@ -258,6 +260,28 @@ enum Reference {
         }
         #expect(concurrent.count == 24)
         for (index, result) in concurrent { #expect(result == sequential[index]) }
+    }
+
+    /// The float whole-image path against FrameConverter's independent double-precision
+    /// reference: within 1 level, any thread count, both layouts.
+    @Test(arguments: ChromaSiting.allCases)
+    func pixelCentresMatchTheFrameConverterReference(siting: ChromaSiting) throws {
+        let synth = CaptureSynthesizer(options: CaptureRoundTripTests.options(siting: siting))
+        let image = synth.encode(synth.render(frame: 2))
+        for interpolation in Interpolation.allCases {
+            // FrameConverter's nearest shares each 2×2 block's chroma: centre siting for the sampler.
+            let sampler = CapturedImageSampler(image: image, siting: interpolation == .nearest ? .center : siting, interpolation: interpolation)
+            var reference: [UInt8] = []
+            FrameConverter(encoding: .arkit, siting: siting).convertReference(image, to: .rgba8, interpolation: interpolation, into: &reference)
+            let ours = sampler.pixelCentres(space: .capture, layout: .rgba8, threads: 1)
+            #expect(ours.count == reference.count)
+            let worst = zip(ours, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "\(interpolation): largest difference \(worst)")
+            #expect(sampler.pixelCentres(space: .capture, layout: .rgba8, threads: 3) == ours)
+            let rgb = sampler.pixelCentres(space: .capture, layout: .rgb8, threads: 2)
+            #expect(rgb.count == image.width * image.height * 3)
+            #expect(rgb[3 ..< 6] == ours[4 ..< 7])
+        }
     }
 
     @Test func wideColourCapturesGiveExtendedValues() throws {

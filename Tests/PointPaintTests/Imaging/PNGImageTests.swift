@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import PointPaint
+
+/// The PNG codec reports what the file itself holds, so callers can refuse formats that
+/// decoding would silently widen.
+@Suite struct PNGImageTests {
+    @Test func subByteGreyIsWidenedButReportedAsStored() throws {
+        let dir = TemporaryDirectory()
+        // 4×2, 4-bit grey: codes 0, 5, 10, 15 and 15, 10, 5, 0.
+        try PNGFixture.write(PNGFixture.bytes(width: 4, height: 2, bitDepth: 4, colorType: 0, rows: [[0x05, 0xAF], [0xFA, 0x50]]),
+                             to: dir.file("g4.png"))
+        let (image, header) = try PNGImage.read(path: dir.file("g4.png"))
+        #expect(image.samples8 == [0, 85, 170, 255, 255, 170, 85, 0])
+        #expect(header.bitDepth == 8 && header.channels == 1)
+        #expect(header.sourceBitDepth == 4 && header.sourceColorType == .grey)
+        #expect(!header.isPlain8BitGrey)
+        #expect(header.sourceDescription == "4-bit greyscale")
+        #expect(try PNGImage.readInfo(path: dir.file("g4.png")) == header)
+    }
+
+    @Test func headersOfWhatTheEncoderWrites() throws {
+        let dir = TemporaryDirectory()
+        try PNGImage(width: 2, height: 2, channels: 1, samples: [1, 2, 3, 4]).write(to: dir.file("g8.png"))
+        try PNGImage(width: 2, height: 1, channels: 3, samples16: [1, 2, 3, 4, 5, 6]).write(to: dir.file("rgb16.png"))
+        try PNGImage(width: 1, height: 1, channels: 4, samples: [1, 2, 3, 4]).write(to: dir.file("rgba8.png"))
+        let grey = try PNGImage.readInfo(path: dir.file("g8.png"))
+        #expect(grey.isPlain8BitGrey)
+        let rgb = try PNGImage.readInfo(path: dir.file("rgb16.png"))
+        #expect(rgb.sourceBitDepth == 16 && rgb.bitDepth == 16 && rgb.sourceColorType == .rgb && !rgb.isPlain8BitGrey)
+        #expect(try PNGImage(contentsOf: dir.file("rgb16.png")).samples16 == [1, 2, 3, 4, 5, 6])
+        let rgba = try PNGImage.readInfo(path: dir.file("rgba8.png"))
+        #expect(rgba.sourceColorType == .rgbAlpha && rgba.channels == 4)
+    }
+
+    @Test func paletteAndTransparencyAreReported() throws {
+        let dir = TemporaryDirectory()
+        try PNGFixture.write(PNGFixture.bytes(width: 2, height: 1, bitDepth: 8, colorType: 3, rows: [[0, 1]],
+                                              extraChunks: [("PLTE", [10, 20, 30, 40, 50, 60])]), to: dir.file("p.png"))
+        let (palette, header) = try PNGImage.read(path: dir.file("p.png"))
+        #expect(header.sourceColorType == .palette && header.channels == 3)
+        #expect(palette.samples8 == [10, 20, 30, 40, 50, 60])
+        try PNGFixture.write(PNGFixture.bytes(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 9]],
+                                              extraChunks: [("tRNS", [0, 7])]), to: dir.file("t.png"))
+        let transparent = try PNGImage.readInfo(path: dir.file("t.png"))
+        #expect(transparent.sourceHasTransparency && transparent.channels == 2 && !transparent.isPlain8BitGrey)
+        #expect(transparent.sourceDescription == "8-bit greyscale with transparency")
+    }
+
+    @Test func aHeaderClaimingHugeDimensionsIsRefusedBeforeAllocating() throws {
+        let dir = TemporaryDirectory()
+        try PNGFixture.write(PNGFixture.bytes(width: 100_000, height: 100_000, bitDepth: 8, colorType: 0, rows: [[1, 2]]),
+                             to: dir.file("huge.png"))
+        let header = try PNGImage.readInfo(path: dir.file("huge.png"))
+        #expect(header.width == 100_000 && header.height == 100_000)
+        let error = try #require(throws: PointPaintError.self) { try PNGImage(contentsOf: dir.file("huge.png"), maximumPixels: 1 << 20) }
+        #expect(error.description.contains("huge.png: cannot read PNG: image of 100000x100000 pixels is larger than the 1048576 allowed"))
+    }
+
+    @Test func aTruncatedDataStreamIsAnError() throws {
+        let dir = TemporaryDirectory()
+        let rows = (0 ..< 16).map { r in (0 ..< 16).map { UInt8(r * 16 + $0) } }
+        let whole = PNGFixture.bytes(width: 16, height: 16, bitDepth: 8, colorType: 0, rows: rows)
+        try PNGFixture.write(Array(whole.prefix(whole.count - 120)), to: dir.file("cut.png"))
+        #expect(try PNGImage.readInfo(path: dir.file("cut.png")).isPlain8BitGrey, "the header alone is intact")
+        let error = try #require(throws: PointPaintError.self) { try PNGImage(contentsOf: dir.file("cut.png")) }
+        #expect(error.description.hasPrefix(dir.file("cut.png") + ": cannot read PNG: "), "\(error)")
+    }
+}
