@@ -132,11 +132,13 @@ public struct PLYWriter: Sendable {
     /// Whether some channel lies outside 0…1 (or is NaN).
     static func hasWideColor(_ colors: [SIMD3<Float>]) -> Bool {
         colors.withUnsafeBufferPointer { c in
-            var inside = true
+            // Branch-free: `v + 0` turns −0 into +0; then 0…1 are exactly the bit patterns up to
+            // 1.0's, while negatives and NaN have larger patterns.
+            var worst: UInt32 = 0
             for v in c {
-                inside = inside && v.x >= 0 && v.x <= 1 && v.y >= 0 && v.y <= 1 && v.z >= 0 && v.z <= 1
+                worst = max(worst, (v.x + 0).bitPattern, (v.y + 0).bitPattern, (v.z + 0).bitPattern)
             }
-            return !inside
+            return worst > Float(1).bitPattern
         }
     }
 
@@ -152,7 +154,9 @@ public struct PLYWriter: Sendable {
 
     @inline(__always)
     static func quantize(_ v: Float) -> UInt8 {
-        v > 0 ? (v < 1 ? UInt8(v * 255 + 0.5) : 255) : 0  // NaN → 0
+        // Branch-free: NaN and below 0 → 0 (the comparison fails), above 1 → 255.
+        let t = v * 255 + 0.5
+        return UInt8(truncatingIfNeeded: Int32(min(t > 0 ? t : 0, 255)))
     }
 
     /// Bytes a chunk of binary output: fits the L2 cache, large enough that each `write` moves
@@ -169,7 +173,7 @@ public struct PLYWriter: Sendable {
         let record = 15 + (wide ? 12 : 0)
         let n = cloud.count
         let size = cloud.voxelSize ?? 0
-        try withUnsafeTemporaryAllocation(byteCount: chunkBytes, alignment: 64) { scratch in
+        try withUnsafeTemporaryAllocation(byteCount: chunkBytes + 16, alignment: 64) { scratch in
             let base = scratch.baseAddress!
             /// Encodes items `0 ..< count`, `perChunk` at a time, `bytes` each, with `body`.
             func chunked(_ count: Int, bytes: Int, _ body: (inout ByteStore, Int) -> Void) throws {
@@ -199,11 +203,35 @@ public struct PLYWriter: Sendable {
                                 out.int32(first + q[2]); out.int32(first + q[3])
                             }
                         }
+                    } else if !wide && !bigEndian {
+                        let perChunk = chunkBytes / 15
+                        var start = 0
+                        while start < n {
+                            let end = min(n, start + perChunk)
+                            littleEndianPoints(positions, colors, start ..< end, into: base)
+                            try emit(UnsafeRawBufferPointer(start: base, count: (end - start) * 15))
+                            start = end
+                        }
                     } else {
                         try chunked(n, bytes: record) { out, i in out.vertex(positions[i], colors[i], wide: wide) }
                     }
                 }
             }
+        }
+    }
+
+    /// The common file, little-endian points without float colours: each 15-byte record is
+    /// stored as 16 + 4 overlapping bytes, the overlap overwritten by the next record (so `out`
+    /// needs one byte of slack after the last).
+    private static func littleEndianPoints(_ positions: UnsafeBufferPointer<SIMD3<Float>>, _ colors: UnsafeBufferPointer<SIMD3<Float>>,
+                                           _ range: Range<Int>, into out: UnsafeMutableRawPointer) {
+        var o = out
+        for i in range {
+            let p = positions[i], c = colors[i]
+            o.storeBytes(of: SIMD4(p.x, p.y, p.z, 0), as: SIMD4<Float>.self)
+            let rgb = UInt32(quantize(c.x)) | UInt32(quantize(c.y)) << 8 | UInt32(quantize(c.z)) << 16
+            o.storeBytes(of: rgb, toByteOffset: 12, as: UInt32.self)
+            o += 15
         }
     }
 

@@ -1,0 +1,48 @@
+import Testing
+@testable import PointPaint
+
+@Suite("PLY writer")
+struct PLYWriterTests {
+    @Test("quantisation rounds, clips and sends NaN to 0")
+    func quantize() {
+        #expect(PLYWriter.quantize(0) == 0)
+        #expect(PLYWriter.quantize(-0.0) == 0)
+        #expect(PLYWriter.quantize(1) == 255)
+        #expect(PLYWriter.quantize(0.5) == 128)
+        #expect(PLYWriter.quantize(Float(127.49) / 255) == 127)
+        #expect(PLYWriter.quantize(-3) == 0)
+        #expect(PLYWriter.quantize(7) == 255)
+        #expect(PLYWriter.quantize(.infinity) == 255)
+        #expect(PLYWriter.quantize(-.infinity) == 0)
+        #expect(PLYWriter.quantize(.nan) == 0)
+        for code in 0 ... 255 { #expect(PLYWriter.quantize(Float(code) / 255) == UInt8(code)) }
+    }
+
+    @Test("wide colour is any channel below 0, above 1 or NaN; −0 and 1 are not wide")
+    func wideDetection() {
+        #expect(!PLYWriter.hasWideColor([SIMD3(0, 0.5, 1), SIMD3(-0.0, 1, 0)]))
+        #expect(!PLYWriter.hasWideColor([]))
+        #expect(PLYWriter.hasWideColor([SIMD3(0, 0.5, 1), SIMD3(0, 1.0001, 0)]))
+        #expect(PLYWriter.hasWideColor([SIMD3(-1e-7, 0.5, 0.5)]))
+        #expect(PLYWriter.hasWideColor([SIMD3(0.5, 0.5, .nan)]))
+        #expect(PLYWriter.hasWideColor([SIMD3(0.5, -.infinity, 0.5)]))
+    }
+
+    @Test("binary points across several write chunks equal the in-memory encoding, record by record")
+    func chunks() throws {
+        let n = PLYWriter.chunkBytes / 15 * 2 + 7  // two full chunks and a short one
+        var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = []
+        for i in 0 ..< n {
+            positions.append(SIMD3(Float(i), -Float(i) * 0.5, 1 / Float(i + 1)))
+            colors.append(SIMD3(Float(i % 256) / 255, Float((i / 256) % 256) / 255, 0.5))
+        }
+        let cloud = VoxelCloud(voxelSize: 0.5, positions: positions, colors: colors)
+        let bytes = try PLYWriter().encode(cloud)
+        let read = try PLYReader.read(bytes: bytes, file: "chunks.ply").cloud(file: "chunks.ply")
+        #expect(read.positions == positions)
+        let codes: ([SIMD3<Float>]) -> [SIMD3<UInt8>] = { list in
+            list.map { (c: SIMD3<Float>) -> SIMD3<UInt8> in SIMD3<UInt8>((c * 255).rounded(.toNearestOrAwayFromZero)) }
+        }
+        #expect(codes(read.colors) == codes(colors))
+    }
+}
