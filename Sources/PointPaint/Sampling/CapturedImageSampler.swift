@@ -222,7 +222,7 @@ public struct CapturedImageSampler: Sendable {
         switch interpolation {
         case .nearest:
             let ix = min(Int(x), w - 1), iy = min(Int(y), h - 1)
-            let cx = min(max(Int((x * 0.5 + chromaShift + 0.5).rounded(.down)), 0), cw - 1)
+            let cx = min(Int(x * 0.5 + chromaShift + 0.5), cw - 1)  // the argument is ≥ 0: truncation is floor
             let cy = min(Int(y * 0.5), ch - 1)
             let yv = lumaBase.load(fromByteOffset: iy * ls + ix, as: UInt8.self)
             let c = chromaBase + cy * cs + 2 * cx
@@ -230,9 +230,8 @@ public struct CapturedImageSampler: Sendable {
         case .bilinear:
             // Luma texel centres sit at half-integers: texel space is x − 0.5.
             let lx = x - 0.5, ly = y - 0.5
-            let fx = lx.rounded(.down), fy = ly.rounded(.down)
-            let ax = lx - fx, ay = ly - fy
-            let x0 = Int(fx), y0 = Int(fy)
+            let x0 = Self.floor(lx), y0 = Self.floor(ly)
+            let ax = lx - Float(x0), ay = ly - Float(y0)
             let lx0 = min(max(x0, 0), w - 1), lx1 = min(max(x0 + 1, 0), w - 1)
             let ly0 = min(max(y0, 0), h - 1), ly1 = min(max(y0 + 1, 0), h - 1)
             let r0 = lumaBase + ly0 * ls, r1 = lumaBase + ly1 * ls
@@ -241,9 +240,8 @@ public struct CapturedImageSampler: Sendable {
             let yv = top + (bottom - top) * ay
             // Chroma: half resolution, shifted by the siting.
             let qx = x * 0.5 + chromaShift, qy = y * 0.5 - 0.5
-            let gx = qx.rounded(.down), gy = qy.rounded(.down)
-            let bx = qx - gx, by = qy - gy
-            let c0 = Int(gx), d0 = Int(gy)
+            let c0 = Self.floor(qx), d0 = Self.floor(qy)
+            let bx = qx - Float(c0), by = qy - Float(d0)
             let cx0 = min(max(c0, 0), cw - 1), cx1 = min(max(c0 + 1, 0), cw - 1)
             let cy0 = min(max(d0, 0), ch - 1), cy1 = min(max(d0 + 1, 0), ch - 1)
             let s0 = chromaBase + cy0 * cs, s1 = chromaBase + cy1 * cs
@@ -256,6 +254,12 @@ public struct CapturedImageSampler: Sendable {
             return SIMD3(yv, cv.x, cv.y)
         }
     }
+
+    /// `floor(v)` for the texel positions here, which are at least −0.5 and below 2²²: truncation
+    /// of `v + 1`, since baseline x86-64 has no rounding instruction and `rounded(.down)` would
+    /// call libm.
+    @inlinable @inline(__always)
+    static func floor(_ v: Float) -> Int { Int(v + 1) - 1 }
 
     /// Y′CbCr codes → R′G′B′ in the capture's primaries, 0…1 scale, unclamped.
     @inlinable @inline(__always)
