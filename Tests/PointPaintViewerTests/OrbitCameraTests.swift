@@ -55,6 +55,23 @@ struct OrbitCameraTests {
         }
     }
 
+    @Test("A wide room-like scene fills the view (its bounds, not its bounding sphere) from any angle", arguments: [0, 30, 95, 200] as [Float])
+    func fitFills(yaw: Float) throws {
+        // A 6 × 4 m floor of points, a wall at the back and a box in the middle: the shape of a
+        // captured room, whose bounding sphere is far larger than what the view shows of it.
+        var positions: [SIMD3<Float>] = []
+        for i in 0 ..< 30 { for j in 0 ..< 20 { positions.append(SIMD3(Float(i) * 0.2 - 3, 0, Float(j) * 0.2 - 2)) } }
+        for i in 0 ..< 30 { for k in 0 ..< 9 { positions.append(SIMD3(Float(i) * 0.2 - 3, Float(k) * 0.2, -2)) } }
+        positions.append(SIMD3(0, 0.5, 0))
+        let cloud = VoxelCloud(voxelSize: 0.05, positions: positions, colors: Array(repeating: .one, count: positions.count))
+        let framing = SceneFraming(cloud: cloud)
+        let camera = OrbitCamera.fitted(to: framing, aspect: aspect, yawDegrees: yaw, pitchDegrees: 25)
+        let extent = try #require(projectedExtent(camera, cloud, box: framing.boxSize, aspect: aspect))
+        #expect(extent.min.x >= -1 && extent.min.y >= -1 && extent.max.x <= 1 && extent.max.y <= 1)
+        let size = extent.max - extent.min
+        #expect(max(size.x, size.y) >= 1.3, "only \(size) of the 2 × 2 view")
+    }
+
     @Test("A cloud without a voxel size gets its box size from the point spacing")
     func inferredBoxSize() {
         let grid = (0 ..< 400).map { SIMD3<Float>(Float($0 % 20) * 0.02, Float($0 / 20) * 0.02, 1) }

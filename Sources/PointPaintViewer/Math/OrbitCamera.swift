@@ -153,15 +153,29 @@ public struct OrbitCamera: Sendable, Equatable {
         distance = newDistance
     }
 
-    /// Frames `framing`: the target moves to the scene's centre and the distance makes its
-    /// bounding sphere fill the viewport, keeping the orientation.
+    /// Frames `framing`: the target moves to the scene's centre and the distance is the nearest
+    /// at which the boxes' bounds fit the viewport from the current direction, keeping the
+    /// orientation.
     public mutating func fit(_ framing: SceneFraming, aspect: Float) {
         target = framing.center
         sceneCenter = framing.center
         sceneRadius = framing.radius
-        let halfY = fovY / 2
-        let halfX = atan(tan(halfY) * aspect)
-        distance = framing.radius / sin(min(halfX, halfY)) * 1.02
+        let tanY = tan(fovY / 2), tanX = tanY * aspect
+        // The nearest distance at which every corner of the boxes' bounds projects inside the
+        // view from the current direction (a bounding sphere would leave a wide, flat scene
+        // small in the middle), with a small margin; never nearer than the sphere's surface.
+        let half = framing.extent / 2 + SIMD3(repeating: framing.boxSize / 2)
+        let r = right, u = up, back = -forward
+        var needed: Float = 0
+        for corner in 0 ..< 8 {
+            let offset = SIMD3<Float>(corner & 1 == 0 ? -half.x : half.x, corner & 2 == 0 ? -half.y : half.y,
+                                      corner & 4 == 0 ? -half.z : half.z)
+            let x = abs(dot(offset, r)), y = abs(dot(offset, u)), z = dot(offset, back)
+            needed = max(needed, z + x / tanX, z + y / tanY)
+        }
+        let margin: Float = 1.06
+        distance = max(needed * margin, framing.radius * 1.05)
+        if !distance.isFinite || distance <= 0 { distance = framing.radius / sin(min(atan(tanX), atan(tanY))) * 1.02 }
     }
 
     /// A camera framing `framing` from its suggested angles (or the given ones).
