@@ -13,6 +13,6 @@ mkdir -p out
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
   "$bin" view Captures/sample
 else
-  xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" view out/sample.ply --screenshot out/sample.png
+  xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" "$bin" view out/sample.ply --screenshot out/sample.png
   echo "no display: wrote a screenshot of the painted cloud to out/sample.png"
 fi

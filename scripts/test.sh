@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --python
 
 swift build --build-tests
-xvfb-run -a -s "-screen 0 1920x1080x24" swift test --skip-build
+# -noreset: Xvfb otherwise resets whenever its last client disconnects, and a test opening a
+# window in that moment fails with "Failed to open display".
+xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" swift test --skip-build
 
 # Thread sanitizer over the suites that sample and convert frames on many threads at once
 # (samplers on many frames in a task group, row bands over cores). Its own scratch path, so the

@@ -13,7 +13,7 @@ swift build -c release --scratch-path "$scratch" --product pointpaint >&2
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/pointpaint"
 cc -O2 -Wall -o "$scratch/cubes" Benchmarks/peers/cubes.c -lglfw -lGL -lm
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-xvfb-run -a -s "-screen 0 1920x1080x24" bash -c '
+xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" bash -c '
     set -e
     for round in $(seq '"$rounds"'); do
         echo "round $round"

@@ -9,7 +9,7 @@ struct ViewCommandTests {
     static func requireDisplay() throws {
         let environment = ProcessInfo.processInfo.environment
         try #require(environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
-                     "no display (DISPLAY is unset): run the view tests under xvfb-run -a")
+                     "no display (DISPLAY is unset): run the view tests under xvfb-run -a -s \"-noreset\"")
     }
 
     /// The pixels of `image` that differ from its top-left corner (the background).

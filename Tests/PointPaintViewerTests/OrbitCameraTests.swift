@@ -94,7 +94,7 @@ struct OrbitCameraTests {
         #expect(close(framing.center.x, 0.45) && close(framing.center.y, 0.45) && framing.center.z == 0)
         #expect(framing.radius.isFinite && close(framing.extent.x, 0.9) && close(framing.extent.y, 0.9) && framing.extent.z == 0)
         #expect(PointSpacing.estimate(bad + [SIMD3(1, 1, 1)]) == 0.05)
-        #expect(SceneFraming.finiteBounds(bad) == nil)
+        #expect(VoxelCloud.finiteBounds(bad) == nil)
         let onlyBad = SceneFraming(cloud: VoxelCloud(voxelSize: nil, positions: bad, colors: Array(repeating: .one, count: 4)))
         #expect(onlyBad.radius == 1 && onlyBad.center == .zero)
         let given = SceneFraming(cloud: cloud, boxSize: 0.25)

@@ -22,7 +22,7 @@ enum Render {
     }
 
     static func image(_ cloud: VoxelCloud, _ options: ViewerOptions, name: String) throws -> PNGImage {
-        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
         let image = try Viewer.screenshot(cloud: cloud, options: options)
         // Kept for people to look at: .build-viewer-shots/NAME.png when the folder exists.
         let folder = FileManager.default.currentDirectoryPath + "/.build-viewer-shots"
@@ -163,7 +163,7 @@ struct RenderingTests {
 
     @Test("Shader compile errors name the file and line and carry the driver's log")
     func shaderErrors() throws {
-        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
         let context = try GLContext(width: 16, height: 16, title: "test", visible: false)
         defer { context.close() }
         var sources = EmbeddedShaders.sources
@@ -191,7 +191,7 @@ struct RenderingTests {
 
     @Test("Live updates upload only the new tail and the recoloured range")
     func incrementalUploads() throws {
-        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
         let context = try GLContext(width: 16, height: 16, title: "test", visible: false)
         defer { context.close() }
         let renderer = SceneRenderer(library: ShaderLibrary())

@@ -10,7 +10,7 @@ struct ViewerWindowTests {
     static let cloud = VoxelCloud(voxelSize: 0.1, positions: [.zero, SIMD3(1, 0, 0)], colors: [SIMD3(1, 0, 0), SIMD3(0, 1, 0)])
 
     func session(_ content: ViewerContent) throws -> ViewerSession {
-        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
         var options = ViewerOptions()
         options.width = 64
         options.height = 48
@@ -112,7 +112,7 @@ struct ViewerWindowTests {
         options.width = 64
         options.height = 48
         options.grade = Grade(lookCube: fileCube, strength: 0.5, adjustments: Adjustments(contrast: 0.3))
-        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a")
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
         let session = try ViewerSession(content: .cloud(Self.cloud), options: options, visible: false)
         defer { session.close() }
         let window = ViewerWindow(session: session)

@@ -11,8 +11,11 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
     public var comments: [String]
     /// `obj_info` lines.
     public var objInfo: [String]
-    /// Bounds of the vertex positions, when the file has vertices with scalar x, y, z properties.
+    /// Bounds of the finite vertex positions, when the file has vertices with scalar x, y, z
+    /// properties and at least one is finite.
     public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?
+    /// Vertices with a NaN or infinite coordinate (left out of `bounds`).
+    public var nonFiniteCount = 0
     /// The vertex colour properties (`red green blue (uchar)`), or nil when there are none.
     public var color: String?
     /// The voxel size from a `comment voxel_size` line.
@@ -34,14 +37,9 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
            case .scalar = x.type, case .scalar = y.type, case .scalar = z.type,
            x.entryCount == vertex.count, y.entryCount == vertex.count, z.entryCount == vertex.count {
             let (xs, ys, zs) = (x.values.floats(), y.values.floats(), z.values.floats())
-            var lo = SIMD3<Float>(repeating: .infinity)
-            var hi = SIMD3<Float>(repeating: -.infinity)
-            for i in 0 ..< vertex.count {
-                let p = SIMD3(xs[i], ys[i], zs[i])
-                lo = pointwiseMin(lo, p)
-                hi = pointwiseMax(hi, p)
-            }
-            bounds = (lo, hi)
+            let positions = (0 ..< vertex.count).map { SIMD3(xs[$0], ys[$0], zs[$0]) }
+            bounds = VoxelCloud.finiteBounds(positions)
+            nonFiniteCount = positions.count { !$0.isFinite }
         }
     }
 
@@ -60,8 +58,14 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
         for c in comments { lines.append("  comment \(c)") }
         for o in objInfo { lines.append("  obj_info \(o)") }
         let vertices = elements.first { $0.name == "vertex" }?.count ?? 0
-        let noBounds = vertices == 0 ? "none (no vertices)" : "none (the vertices lack scalar x, y, z properties)"
-        lines.append("  bounds: " + (bounds.map { "min \(f($0.min)) max \(f($0.max))" } ?? noBounds))
+        let noBounds = vertices == 0 ? "none (no vertices)"
+            : nonFiniteCount == vertices ? "none (no vertex has finite x, y, z)"
+            : "none (the vertices lack scalar x, y, z properties)"
+        var boundsLine = "  bounds: " + (bounds.map { "min \(f($0.min)) max \(f($0.max))" } ?? noBounds)
+        if nonFiniteCount > 0 && bounds != nil {
+            boundsLine += " (\(nonFiniteCount) \(nonFiniteCount == 1 ? "vertex" : "vertices") with NaN or infinite coordinates left out)"
+        }
+        lines.append(boundsLine)
         lines.append("  colour: " + (color ?? "none"))
         lines.append("  voxel size: " + (voxelSize.map { "\($0)" } ?? "unknown"))
         return lines.joined(separator: "\n")

@@ -25,14 +25,25 @@ public struct VoxelCloud: Sendable, Equatable {
     /// Number of voxels.
     public var count: Int { positions.count }
 
-    /// Axis-aligned bounds of the positions, or nil when empty.
-    public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)? {
-        guard var lo = positions.first else { return nil }
-        var hi = lo
-        for p in positions {
+    /// Axis-aligned bounds of the finite positions, or nil when there are none.
+    public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)? { VoxelCloud.finiteBounds(positions) }
+
+    /// Axis-aligned bounds of the points whose coordinates are all finite (a NaN or infinite
+    /// point is left out), or nil when none is.
+    /// - Complexity: O(n).
+    public static func finiteBounds(_ points: [SIMD3<Float>]) -> (min: SIMD3<Float>, max: SIMD3<Float>)? {
+        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
+        var any = false
+        for p in points where p.isFinite {
             lo = pointwiseMin(lo, p)
             hi = pointwiseMax(hi, p)
+            any = true
         }
-        return (lo, hi)
+        return any ? (lo, hi) : nil
     }
+}
+
+extension SIMD3 where Scalar == Float {
+    /// Whether all three coordinates are finite (neither NaN nor infinite).
+    package var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }

@@ -22,7 +22,7 @@ public struct SceneFraming: Sendable, Equatable {
     /// boxes, not boxes as wide as the gaps between its points.
     /// - Complexity: O(n) with a known size; O(n) expected (a hash grid) when inferring it.
     public init(cloud: VoxelCloud, boxSize: Float? = nil) {
-        let bounds = Self.finiteBounds(cloud.positions)
+        let bounds = VoxelCloud.finiteBounds(cloud.positions)
         if let boxSize, boxSize > 0, boxSize.isFinite {
             self.init(bounds: bounds, boxSize: boxSize)
         } else if let size = cloud.voxelSize, size > 0, size.isFinite {
@@ -59,19 +59,6 @@ public struct SceneFraming: Sendable, Equatable {
         radius = max(min(length(extent / 2 + SIMD3(repeating: size / 2)), .greatestFiniteMagnitude / 8), 1e-6)
     }
 
-    /// Axis-aligned bounds of the points whose coordinates are all finite, or nil when none are.
-    /// - Complexity: O(n).
-    public static func finiteBounds(_ points: [SIMD3<Float>]) -> (min: SIMD3<Float>, max: SIMD3<Float>)? {
-        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
-        var any = false
-        for p in points where p.isFinite {
-            lo = pointwiseMin(lo, p)
-            hi = pointwiseMax(hi, p)
-            any = true
-        }
-        return any ? (lo, hi) : nil
-    }
-
     /// Yaw and pitch in degrees for a first view: 0 and 20 for an ordinary cloud (seen from the
     /// +z side, slightly from above, as the capture camera started); a cloud flat in y (a floor) is
     /// seen from higher up, one thin in x (a wall facing x, or a line along z) from the side.
@@ -94,7 +81,7 @@ public enum PointSpacing {
     public static func estimate(_ points: [SIMD3<Float>]) -> Float {
         let fallback: Float = 0.05
         let points = points.allSatisfy(\.isFinite) ? points : points.filter(\.isFinite)
-        guard points.count >= 2, let (lo, hi) = SceneFraming.finiteBounds(points) else { return fallback }
+        guard points.count >= 2, let (lo, hi) = VoxelCloud.finiteBounds(points) else { return fallback }
         let extent = hi - lo
         let largest = max(extent.x, extent.y, extent.z)
         guard largest > 0, largest.isFinite else { return fallback }
@@ -133,9 +120,4 @@ public enum PointSpacing {
         distances.sort()
         return distances[distances.count / 2]
     }
-}
-
-extension SIMD3 where Scalar == Float {
-    /// Whether all three coordinates are finite (neither NaN nor infinite).
-    var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }

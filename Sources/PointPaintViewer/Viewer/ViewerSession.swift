@@ -78,7 +78,7 @@ final class ViewerSession {
             if update.cloud.voxelSize == nil && options.boxSize == nil && framing.boxSizeInferred && !update.reset
                 && update.cloud.count < 2 * update.appended.lowerBound {
                 // Inferring the spacing costs a pass over the cloud: redo it only when the cloud doubled.
-                framing = SceneFraming(bounds: SceneFraming.finiteBounds(update.cloud.positions), boxSize: framing.boxSize, inferred: true)
+                framing = SceneFraming(bounds: VoxelCloud.finiteBounds(update.cloud.positions), boxSize: framing.boxSize, inferred: true)
             } else {
                 framing = SceneFraming(cloud: update.cloud, boxSize: options.boxSize)
             }
