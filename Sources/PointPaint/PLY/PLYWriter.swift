@@ -55,8 +55,9 @@ public struct PLYWriter: Sendable {
 
     /// Writes `cloud` to `path` atomically.
     ///
-    /// - Complexity: O(cloud.count). Binary files are encoded in cache-sized chunks, each
-    ///   written as soon as it is full, so no file-sized buffer is built.
+    /// - Complexity: O(cloud.count). Binary files are encoded in cache-sized chunks on a second
+    ///   thread while this one writes the previous chunks, so no file-sized buffer is built and
+    ///   encoding overlaps with the copy into the file.
     public func write(_ cloud: VoxelCloud, to path: String) throws {
         let (header, wide) = try prepare(cloud, file: path)
         try AtomicFile.write(to: path) { temporary in
@@ -66,8 +67,12 @@ public struct PLYWriter: Sendable {
                 let bytes = PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
                 try bytes.withUnsafeBytes { try sink.write($0) }
             } else {
-                try PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
-                                          bigEndian: encoding == .binaryBigEndian) { try sink.write($0) }
+                try Array(header.utf8).withUnsafeBytes { try sink.write($0) }
+                let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian)
+                let plan = layout.chunks(count: cloud.count)
+                try ChunkPipeline.run(count: plan.count, capacity: PLYWriter.chunkBytes + 16, produce: { k, buffer in
+                    layout.encode(plan[k], of: cloud, into: buffer)
+                }, consume: { try sink.write($0) })
             }
             try sink.finish()
         }
@@ -86,10 +91,17 @@ public struct PLYWriter: Sendable {
         if encoding == .ascii {
             return PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
         }
-        var out: [UInt8] = []
-        PLYWriter.binaryCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes,
-                              bigEndian: encoding == .binaryBigEndian) { out.append(contentsOf: $0) }
-        return out
+        let headerBytes = Array(header.utf8)
+        let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian)
+        let total = headerBytes.count + layout.dataBytes(count: cloud.count)
+        return [UInt8](unsafeUninitializedCapacity: total + 16) { buffer, initialized in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            headerBytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            var offset = headerBytes.count
+            for chunk in layout.chunks(count: cloud.count) { offset += layout.encode(chunk, of: cloud, into: base + offset) }
+            precondition(offset == total, "PLY byte count mismatch")
+            initialized = total
+        }
     }
 
     /// The header of `cloud`'s file and whether it carries float colours; checks box limits.
@@ -159,62 +171,73 @@ public struct PLYWriter: Sendable {
         return UInt8(truncatingIfNeeded: Int32(min(t > 0 ? t : 0, 255)))
     }
 
-    /// Bytes a chunk of binary output: fits the L2 cache, large enough that each `write` moves
-    /// a lot.
+    /// Bytes a chunk of binary output at most: fits the L2 cache, large enough that each
+    /// `write` moves a lot.
     static let chunkBytes = 1 << 18
 
-    /// The binary file in chunks of at most `chunkBytes` (the header first), each passed to
-    /// `emit` and valid only during the call.
-    private static func binaryCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool, bigEndian: Bool,
-                                    emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-        var headerBytes = Array(header.utf8)
-        try headerBytes.withUnsafeMutableBytes { try emit(UnsafeRawBufferPointer($0)) }
-        headerBytes = []
-        let record = 15 + (wide ? 12 : 0)
-        let n = cloud.count
-        let size = cloud.voxelSize ?? 0
-        try withUnsafeTemporaryAllocation(byteCount: chunkBytes + 16, alignment: 64) { scratch in
-            let base = scratch.baseAddress!
-            /// Encodes items `0 ..< count`, `perChunk` at a time, `bytes` each, with `body`.
-            func chunked(_ count: Int, bytes: Int, _ body: (inout ByteStore, Int) -> Void) throws {
-                let perChunk = chunkBytes / bytes
-                var start = 0
-                while start < count {
-                    let end = min(count, start + perChunk)
-                    var out = ByteStore(pointer: base, bigEndian: bigEndian)
-                    for i in start ..< end { body(&out, i) }
-                    precondition(out.pointer == base + (end - start) * bytes, "PLY byte count mismatch")
-                    try emit(UnsafeRawBufferPointer(start: base, count: (end - start) * bytes))
-                    start = end
+    /// The binary data of a cloud file: vertex records (15 bytes, 27 with float colours; 8 a
+    /// voxel for boxes), then for boxes 6 quads a voxel (17 bytes each), in chunks of whole
+    /// voxels of at most `chunkBytes`.
+    private struct BinaryLayout: Sendable {
+        /// One chunk: a range of voxels, as vertex records or as faces.
+        struct Chunk: Sendable {
+            var faces: Bool
+            var voxels: Range<Int>
+        }
+
+        let wide: Bool
+        let boxes: Bool
+        let bigEndian: Bool
+
+        var record: Int { 15 + (wide ? 12 : 0) }
+        var vertexBytesPerVoxel: Int { (boxes ? 8 : 1) * record }
+        static let faceBytesPerVoxel = 6 * 17
+
+        /// Bytes of the data of `n` voxels.
+        func dataBytes(count n: Int) -> Int { n * (vertexBytesPerVoxel + (boxes ? Self.faceBytesPerVoxel : 0)) }
+
+        /// The chunks, in file order.
+        func chunks(count n: Int) -> [Chunk] {
+            var list: [Chunk] = []
+            func add(bytesPerVoxel: Int, faces: Bool) {
+                let perChunk = max(1, PLYWriter.chunkBytes / bytesPerVoxel)
+                for start in stride(from: 0, to: n, by: perChunk) {
+                    list.append(Chunk(faces: faces, voxels: start ..< min(n, start + perChunk)))
                 }
             }
-            try cloud.positions.withUnsafeBufferPointer { positions in
-                try cloud.colors.withUnsafeBufferPointer { colors in
-                    if boxes {
-                        let offsets = corners.map { $0 * size }
-                        try chunked(n, bytes: 8 * record) { out, i in
-                            for corner in offsets { out.vertex(positions[i] + corner, colors[i], wide: wide) }
-                        }
-                        try chunked(n, bytes: 6 * 17) { out, i in
+            add(bytesPerVoxel: vertexBytesPerVoxel, faces: false)
+            if boxes { add(bytesPerVoxel: Self.faceBytesPerVoxel, faces: true) }
+            return list
+        }
+
+        /// Writes `chunk` at `out`, which needs one byte of slack after the chunk's bytes;
+        /// returns the chunk's byte count.
+        func encode(_ chunk: Chunk, of cloud: VoxelCloud, into out: UnsafeMutableRawPointer) -> Int {
+            cloud.positions.withUnsafeBufferPointer { positions in
+                cloud.colors.withUnsafeBufferPointer { colors in
+                    let range = chunk.voxels
+                    var o = ByteStore(pointer: out, bigEndian: bigEndian)
+                    if chunk.faces {
+                        for i in range {
                             let first = Int32(i * 8)
-                            for q in quads {
-                                out.byte(4)
-                                out.int32(first + q[0]); out.int32(first + q[1])
-                                out.int32(first + q[2]); out.int32(first + q[3])
+                            for q in PLYWriter.quads {
+                                o.byte(4)
+                                o.int32(first + q[0]); o.int32(first + q[1])
+                                o.int32(first + q[2]); o.int32(first + q[3])
                             }
                         }
-                    } else if !wide && !bigEndian {
-                        let perChunk = chunkBytes / 15
-                        var start = 0
-                        while start < n {
-                            let end = min(n, start + perChunk)
-                            littleEndianPoints(positions, colors, start ..< end, into: base)
-                            try emit(UnsafeRawBufferPointer(start: base, count: (end - start) * 15))
-                            start = end
+                    } else if boxes {
+                        let offsets = PLYWriter.corners.map { $0 * (cloud.voxelSize ?? 0) }
+                        for i in range {
+                            for corner in offsets { o.vertex(positions[i] + corner, colors[i], wide: wide) }
                         }
+                    } else if !wide && !bigEndian {
+                        PLYWriter.littleEndianPoints(positions, colors, range, into: out)
+                        return range.count * 15
                     } else {
-                        try chunked(n, bytes: record) { out, i in out.vertex(positions[i], colors[i], wide: wide) }
+                        for i in range { o.vertex(positions[i], colors[i], wide: wide) }
                     }
+                    return o.pointer - out
                 }
             }
         }
@@ -223,7 +246,7 @@ public struct PLYWriter: Sendable {
     /// The common file, little-endian points without float colours: each 15-byte record is
     /// stored as 16 + 4 overlapping bytes, the overlap overwritten by the next record (so `out`
     /// needs one byte of slack after the last).
-    private static func littleEndianPoints(_ positions: UnsafeBufferPointer<SIMD3<Float>>, _ colors: UnsafeBufferPointer<SIMD3<Float>>,
+    fileprivate static func littleEndianPoints(_ positions: UnsafeBufferPointer<SIMD3<Float>>, _ colors: UnsafeBufferPointer<SIMD3<Float>>,
                                            _ range: Range<Int>, into out: UnsafeMutableRawPointer) {
         var o = out
         for i in range {

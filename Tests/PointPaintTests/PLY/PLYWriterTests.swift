@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PointPaint
 
@@ -44,5 +45,25 @@ struct PLYWriterTests {
             list.map { (c: SIMD3<Float>) -> SIMD3<UInt8> in SIMD3<UInt8>((c * 255).rounded(.toNearestOrAwayFromZero)) }
         }
         #expect(codes(read.colors) == codes(colors))
+    }
+
+    @Test("files on disk equal the in-memory encoding, over many chunks, in every layout",
+          arguments: [PLYGeometry.points, .boxes], [PLYEncoding.binaryLittleEndian, .binaryBigEndian])
+    func diskEqualsMemory(geometry: PLYGeometry, encoding: PLYEncoding) throws {
+        let n = 40_000
+        var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = []
+        for i in 0 ..< n {
+            positions.append(SIMD3(Float(i % 100), Float(i / 100), 0.5) * 0.01)
+            colors.append(i % 3 == 0 ? SIMD3(1.2, -0.1, 0.5) : SIMD3(Float(i % 256) / 255, 0.25, 0.75))
+        }
+        let cloud = VoxelCloud(voxelSize: 0.01, positions: positions, colors: colors)
+        for wide in [PLYWideColor.auto, .never] {
+            let writer = PLYWriter(encoding: encoding, geometry: geometry, wideColor: wide)
+            let path = FileManager.default.temporaryDirectory.path + "/pointpaint-writer-\(UInt32.random(in: 0 ... .max)).ply"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try writer.write(cloud, to: path)
+            let disk = try #require(FileManager.default.contents(atPath: path))
+            #expect(Array(disk) == (try writer.encode(cloud)))
+        }
     }
 }
