@@ -57,26 +57,52 @@ public struct PLYWriter: Sendable {
     ///
     /// - Complexity: O(cloud.count). Binary files are encoded in cache-sized chunks on a second
     ///   thread while this one writes the previous chunks, so no file-sized buffer is built and
-    ///   encoding overlaps with the copy into the file.
+    ///   encoding overlaps with the copy into the file. With `.auto` float colours the file is
+    ///   first written without them while the encoder watches for a wide colour; only a cloud
+    ///   that has one is written again, with them.
     public func write(_ cloud: VoxelCloud, to path: String) throws {
-        let (header, wide) = try prepare(cloud, file: path)
+        try checkBoxes(cloud, file: path)
         try AtomicFile.write(to: path) { temporary in
             var sink = try FileSink(temporary: temporary, file: path)
             defer { sink.close() }
             if encoding == .ascii {
-                let bytes = PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
+                let wide = resolvedWide(cloud)
+                let bytes = PLYWriter.asciiCloud(cloud, header: header(cloud, wide: wide), wide: wide, boxes: geometry == .boxes)
                 try bytes.withUnsafeBytes { try sink.write($0) }
-            } else {
-                try Array(header.utf8).withUnsafeBytes { try sink.write($0) }
-                let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian)
-                let plan = layout.chunks(count: cloud.count)
-                try ChunkPipeline.run(count: plan.count, capacity: PLYWriter.chunkBytes + 16, produce: { k, buffer in
-                    layout.encode(plan[k], of: cloud, into: buffer)
-                }, consume: { try sink.write($0) })
+            } else if wideColor == .auto, try !writeBinary(cloud, wide: false, watchForWide: true, to: &sink) {
+                try sink.rewind()
+                _ = try writeBinary(cloud, wide: true, watchForWide: false, to: &sink)
+            } else if wideColor != .auto {
+                _ = try writeBinary(cloud, wide: wideColor == .always, watchForWide: false, to: &sink)
             }
             try sink.finish()
         }
     }
+
+    /// Streams the binary file to `sink`. Watching for wide colour, it stops at the first chunk
+    /// that has one and returns false.
+    private func writeBinary(_ cloud: VoxelCloud, wide: Bool, watchForWide: Bool, to sink: inout FileSink) throws -> Bool {
+        try Array(header(cloud, wide: wide).utf8).withUnsafeBytes { try sink.write($0) }
+        let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian)
+        let plan = layout.chunks(count: cloud.count)
+        let sawWide = Flag()
+        do {
+            try ChunkPipeline.run(count: plan.count, capacity: PLYWriter.chunkBytes + 16, produce: { k, buffer in
+                let (bytes, wideHere) = layout.encode(plan[k], of: cloud, into: buffer)
+                if watchForWide && wideHere { sawWide.set() }
+                return bytes
+            }, consume: { bytes in
+                if sawWide.isSet { throw WideColorFound() }
+                try sink.write(bytes)
+            })
+        } catch is WideColorFound {
+            return false
+        }
+        return !sawWide.isSet
+    }
+
+    /// Thrown inside `writeBinary` to stop the pipeline once a wide colour is seen.
+    private struct WideColorFound: Error {}
 
     /// Writes any PLY file atomically, in `ply.encoding`.
     public static func write(_ ply: PLYFile, to path: String) throws {
@@ -87,7 +113,9 @@ public struct PLYWriter: Sendable {
 
     /// The bytes of `cloud` as a PLY file; `file` names the destination in errors.
     public func encode(_ cloud: VoxelCloud, file: String = "<memory>") throws -> [UInt8] {
-        let (header, wide) = try prepare(cloud, file: file)
+        try checkBoxes(cloud, file: file)
+        let wide = resolvedWide(cloud)
+        let header = header(cloud, wide: wide)
         if encoding == .ascii {
             return PLYWriter.asciiCloud(cloud, header: header, wide: wide, boxes: geometry == .boxes)
         }
@@ -98,24 +126,30 @@ public struct PLYWriter: Sendable {
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
             headerBytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             var offset = headerBytes.count
-            for chunk in layout.chunks(count: cloud.count) { offset += layout.encode(chunk, of: cloud, into: base + offset) }
+            for chunk in layout.chunks(count: cloud.count) { offset += layout.encode(chunk, of: cloud, into: base + offset).bytes }
             precondition(offset == total, "PLY byte count mismatch")
             initialized = total
         }
     }
 
-    /// The header of `cloud`'s file and whether it carries float colours; checks box limits.
-    private func prepare(_ cloud: VoxelCloud, file: String) throws -> (header: String, wide: Bool) {
-        if geometry == .boxes {
-            guard cloud.voxelSize != nil else { throw PointPaintError(file: file, "boxes need a voxel size, but the cloud has none") }
-            try PLYWriter.checkBoxCount(cloud.count, file: file)
-        }
-        let wide: Bool
+    /// Refuses boxes without a voxel size, or more than the format's indices can number.
+    private func checkBoxes(_ cloud: VoxelCloud, file: String) throws {
+        guard geometry == .boxes else { return }
+        guard cloud.voxelSize != nil else { throw PointPaintError(file: file, "boxes need a voxel size, but the cloud has none") }
+        try PLYWriter.checkBoxCount(cloud.count, file: file)
+    }
+
+    /// Whether the file carries float colours (for `.auto`, whether some colour needs them).
+    private func resolvedWide(_ cloud: VoxelCloud) -> Bool {
         switch wideColor {
-        case .always: wide = true
-        case .never: wide = false
-        case .auto: wide = PLYWriter.hasWideColor(cloud.colors)
+        case .always: true
+        case .never: false
+        case .auto: PLYWriter.hasWideColor(cloud.colors)
         }
+    }
+
+    /// The header of `cloud`'s file, with or without float colours.
+    private func header(_ cloud: VoxelCloud, wide: Bool) -> String {
         let n = cloud.count
         let vertices = geometry == .boxes ? n * 8 : n
         var header = "ply\nformat \(encoding.headerName) 1.0\ncomment generated by PointPaint\n"
@@ -128,7 +162,7 @@ public struct PLYWriter: Sendable {
         if wide { header += "property float red_f\nproperty float green_f\nproperty float blue_f\n" }
         if geometry == .boxes { header += "element face \(n * 6)\nproperty list uchar int vertex_indices\n" }
         header += "end_header\n"
-        return (header, wide)
+        return header
     }
 
     /// The most voxels written as boxes: their 8 corners each must be numbered by an `int`.
@@ -143,15 +177,24 @@ public struct PLYWriter: Sendable {
 
     /// Whether some channel lies outside 0…1 (or is NaN).
     static func hasWideColor(_ colors: [SIMD3<Float>]) -> Bool {
-        colors.withUnsafeBufferPointer { c in
-            // Branch-free: `v + 0` turns −0 into +0; then 0…1 are exactly the bit patterns up to
-            // 1.0's, while negatives and NaN have larger patterns.
-            var worst: UInt32 = 0
-            for v in c {
-                worst = max(worst, (v.x + 0).bitPattern, (v.y + 0).bitPattern, (v.z + 0).bitPattern)
-            }
-            return worst > Float(1).bitPattern
-        }
+        colors.withUnsafeBufferPointer { worstBits($0, $0.indices) } > oneBits
+    }
+
+    /// The bit pattern of 1.0: a colour whose `colorBits` exceed it has a channel outside 0…1.
+    static let oneBits = Float(1).bitPattern
+
+    /// The largest channel bit pattern of `c`, after `v + 0` turns −0 into +0: channels in 0…1
+    /// are exactly those up to `oneBits`, while negatives and NaN have larger patterns.
+    @inline(__always)
+    static func colorBits(_ c: SIMD3<Float>) -> UInt32 {
+        max((c.x + 0).bitPattern, (c.y + 0).bitPattern, (c.z + 0).bitPattern)
+    }
+
+    /// The largest `colorBits` over `colors[range]`, branch-free.
+    static func worstBits(_ colors: UnsafeBufferPointer<SIMD3<Float>>, _ range: Range<Int>) -> UInt32 {
+        var worst: UInt32 = 0
+        for i in range { worst = max(worst, colorBits(colors[i])) }
+        return worst
     }
 
     /// Corner `c` of a unit cube: bit 0 x, bit 1 y, bit 2 z, each −½ or +½.
@@ -212,7 +255,7 @@ public struct PLYWriter: Sendable {
 
         /// Writes `chunk` at `out`, which needs one byte of slack after the chunk's bytes;
         /// returns the chunk's byte count.
-        func encode(_ chunk: Chunk, of cloud: VoxelCloud, into out: UnsafeMutableRawPointer) -> Int {
+        func encode(_ chunk: Chunk, of cloud: VoxelCloud, into out: UnsafeMutableRawPointer) -> (bytes: Int, wide: Bool) {
             cloud.positions.withUnsafeBufferPointer { positions in
                 cloud.colors.withUnsafeBufferPointer { colors in
                     let range = chunk.voxels
@@ -226,18 +269,21 @@ public struct PLYWriter: Sendable {
                                 o.int32(first + q[2]); o.int32(first + q[3])
                             }
                         }
-                    } else if boxes {
+                        return (o.pointer - out, false)
+                    }
+                    if !boxes && !wide && !bigEndian {
+                        let worst = PLYWriter.littleEndianPoints(positions, colors, range, into: out)
+                        return (range.count * 15, worst > PLYWriter.oneBits)
+                    }
+                    if boxes {
                         let offsets = PLYWriter.corners.map { $0 * (cloud.voxelSize ?? 0) }
                         for i in range {
                             for corner in offsets { o.vertex(positions[i] + corner, colors[i], wide: wide) }
                         }
-                    } else if !wide && !bigEndian {
-                        PLYWriter.littleEndianPoints(positions, colors, range, into: out)
-                        return range.count * 15
                     } else {
                         for i in range { o.vertex(positions[i], colors[i], wide: wide) }
                     }
-                    return o.pointer - out
+                    return (o.pointer - out, PLYWriter.worstBits(colors, range) > PLYWriter.oneBits)
                 }
             }
         }
@@ -246,16 +292,20 @@ public struct PLYWriter: Sendable {
     /// The common file, little-endian points without float colours: each 15-byte record is
     /// stored as 16 + 4 overlapping bytes, the overlap overwritten by the next record (so `out`
     /// needs one byte of slack after the last).
+    /// Returns the largest `colorBits` of the colours it wrote.
     fileprivate static func littleEndianPoints(_ positions: UnsafeBufferPointer<SIMD3<Float>>, _ colors: UnsafeBufferPointer<SIMD3<Float>>,
-                                           _ range: Range<Int>, into out: UnsafeMutableRawPointer) {
+                                               _ range: Range<Int>, into out: UnsafeMutableRawPointer) -> UInt32 {
         var o = out
+        var worst: UInt32 = 0
         for i in range {
             let p = positions[i], c = colors[i]
             o.storeBytes(of: SIMD4(p.x, p.y, p.z, 0), as: SIMD4<Float>.self)
             let rgb = UInt32(quantize(c.x)) | UInt32(quantize(c.y)) << 8 | UInt32(quantize(c.z)) << 16
             o.storeBytes(of: rgb, toByteOffset: 12, as: UInt32.self)
             o += 15
+            worst = max(worst, colorBits(c))
         }
+        return worst
     }
 
     private static func asciiCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool) -> [UInt8] {
@@ -370,6 +420,15 @@ public struct PLYWriter: Sendable {
     }
 }
 
+/// A flag one thread sets and another reads.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
 /// An open temporary output file; errors name the destination `file`.
 private struct FileSink {
     private var fd: Int32
@@ -394,6 +453,14 @@ private struct FileSink {
             done += n
         }
         written += done
+    }
+
+    /// Empties the file to write it again from the start.
+    mutating func rewind() throws {
+        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            throw PointPaintError(file: file, "cannot start the file again: \(FileBytes.errnoText())")
+        }
+        written = 0
     }
 
     /// Closes the file, reporting a failed close (a full disk can show only here).

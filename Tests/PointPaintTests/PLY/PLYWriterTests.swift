@@ -54,16 +54,24 @@ struct PLYWriterTests {
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = []
         for i in 0 ..< n {
             positions.append(SIMD3(Float(i % 100), Float(i / 100), 0.5) * 0.01)
-            colors.append(i % 3 == 0 ? SIMD3(1.2, -0.1, 0.5) : SIMD3(Float(i % 256) / 255, 0.25, 0.75))
+            colors.append(SIMD3(Float(i % 256) / 255, 0.25, 0.75))
         }
-        let cloud = VoxelCloud(voxelSize: 0.01, positions: positions, colors: colors)
-        for wide in [PLYWideColor.auto, .never] {
+        // Wide colour nowhere, only in the last chunk (found after most of the file is written,
+        // which then starts again with float colours), and from the start.
+        var lateWide = colors
+        lateWide[n - 1] = SIMD3(1.2, -0.1, 0.5)
+        let earlyWide = colors.enumerated().map { $0.offset % 3 == 0 ? SIMD3(1.2, -0.1, 0.5) : $0.element }
+        for (colors, wide) in [(colors, PLYWideColor.auto), (lateWide, .auto), (earlyWide, .auto), (earlyWide, .never)] {
+            let cloud = VoxelCloud(voxelSize: 0.01, positions: positions, colors: colors)
             let writer = PLYWriter(encoding: encoding, geometry: geometry, wideColor: wide)
             let path = FileManager.default.temporaryDirectory.path + "/pointpaint-writer-\(UInt32.random(in: 0 ... .max)).ply"
             defer { try? FileManager.default.removeItem(atPath: path) }
             try writer.write(cloud, to: path)
             let disk = try #require(FileManager.default.contents(atPath: path))
-            #expect(Array(disk) == (try writer.encode(cloud)))
+            let memory = try writer.encode(cloud)
+            #expect(Array(disk) == memory)
+            let header = String(decoding: memory.prefix(400), as: UTF8.self)
+            #expect(header.contains("red_f") == (wide == .auto && PLYWriter.hasWideColor(colors)))
         }
     }
 }
