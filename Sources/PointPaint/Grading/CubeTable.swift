@@ -145,45 +145,35 @@ struct CompactCubeTable: Sendable {
     init(_ cube: ColorCube) {
         size = cube.size
         let count = cube.entries.count
-        precondition(MemoryLayout<SIMD3<Float>>.stride == MemoryLayout<SIMD4<Float>>.stride)
-        // Entries are read as SIMD4 (the fourth lane is padding, zeroed by the mask) and clamped
-        // as in `CubeTable` (NaN becomes −1). Written with masks and `replacing` so that both
-        // passes compile to plain vector instructions.
-        let keepRGB = SIMD4<UInt32>(~0, ~0, ~0, 0)
-        @inline(__always) func clamped(_ raw: SIMD4<Float>) -> SIMD4<Float> {
-            let v = unsafeBitCast(unsafeBitCast(raw, to: SIMD4<UInt32>.self) & keepRGB, to: SIMD4<Float>.self)
-            let c = v.replacing(with: -1, where: .!(v .> -1))
-            return c.replacing(with: 2, where: c .> 2)
-        }
-        var low = SIMD4<Float>(repeating: 2), high = SIMD4<Float>(repeating: -1)
-        cube.entries.withUnsafeBytes { raw in
-            let entries = raw.bindMemory(to: SIMD4<Float>.self)
+        // Entries are clamped as in `CubeTable` (NaN becomes −1); each channel's range of clamped
+        // values maps onto 0…65535. Plain scalar loops: as fast as SIMD code in a release build
+        // and far faster in a debug one (where generic SIMD operations are calls).
+        @inline(__always) func clamped(_ v: Float) -> Float { v > -1 ? min(v, 2) : -1 }
+        var lo: (Float, Float, Float) = (2, 2, 2), hi: (Float, Float, Float) = (-1, -1, -1)
+        cube.entries.withUnsafeBufferPointer { entries in
             for e in entries {
-                let c = clamped(e)
-                low = low.replacing(with: c, where: c .< low)
-                high = high.replacing(with: c, where: c .> high)
+                let r = clamped(e.x), g = clamped(e.y), b = clamped(e.z)
+                lo = (min(lo.0, r), min(lo.1, g), min(lo.2, b))
+                hi = (max(hi.0, r), max(hi.1, g), max(hi.2, b))
             }
         }
-        low.w = 0
-        var span = high - low
-        span.w = 0
+        let low = SIMD4<Float>(lo.0, lo.1, lo.2, 0), span = SIMD4<Float>(hi.0, hi.1, hi.2, 0) - low
         scale = span * (255 / 65535 as Float)
         offset = low * 255
         // Stored units per unit of value; a flat channel stores 0 everywhere.
-        let k = (65535 / span).replacing(with: 0, where: .!(span .> 0))
-        let limit = SIMD4<Float>(repeating: 65535), magic = SIMD4<Float>(repeating: 8_388_608)
+        @inline(__always) func units(_ s: Float) -> Float { s > 0 ? 65535 / s : 0 }
+        let k = (units(span.x), units(span.y), units(span.z))
+        @inline(__always) func quantised(_ v: Float, _ low: Float, _ k: Float) -> UInt16 {
+            // x is in 0…65535 (the min guards rounding at the top); adding 2²³ leaves round(x) in
+            // the low 16 bits of the sum's bit pattern.
+            let x = min((clamped(v) - low) * k, 65535)
+            return UInt16(truncatingIfNeeded: (x + 8_388_608).bitPattern)
+        }
         values = [SIMD4<UInt16>](unsafeUninitializedCapacity: count) { buffer, initialized in
-            cube.entries.withUnsafeBytes { raw in
-                let entries = raw.bindMemory(to: SIMD4<Float>.self)
+            cube.entries.withUnsafeBufferPointer { entries in
                 for i in 0 ..< count {
-                    // Clamping x to 0…65535 also clamps the value as `clamped` would: a NaN (or
-                    // anything below −1) gives 0, which is −1 whenever one is present, since the
-                    // range then starts at −1; likewise above 2. Adding 2²³ leaves round(x) in the
-                    // low 16 bits of each lane's bit pattern. Lane 3 has k = 0, so it stores 0.
-                    var x = (entries[i] - low) * k
-                    x = x.replacing(with: 0, where: .!(x .> 0))
-                    x = x.replacing(with: limit, where: x .> limit)
-                    buffer[i] = SIMD4<UInt16>(truncatingIfNeeded: unsafeBitCast(x + magic, to: SIMD4<UInt32>.self))
+                    let e = entries[i]
+                    buffer[i] = SIMD4(quantised(e.x, lo.0, k.0), quantised(e.y, lo.1, k.1), quantised(e.z, lo.2, k.2), 0)
                 }
             }
             initialized = count
