@@ -1,0 +1,92 @@
+import PointPaint
+import Testing
+
+/// The fast 8-bit apply (compact 16-bit table, branch-free kernels) against the float reference
+/// lookup, over dense grids of colours.
+@Suite struct ColorCubeApplyTests {
+    /// Every 5th code on each axis and the top code: 52³ colours, RGB interleaved.
+    static let gridColours: [UInt8] = {
+        let codes = Array(stride(from: 0, to: 255, by: 5)) + [255]
+        var out = [UInt8]()
+        out.reserveCapacity(codes.count * codes.count * codes.count * 3)
+        for b in codes {
+            for g in codes {
+                for r in codes { out += [UInt8(r), UInt8(g), UInt8(b)] }
+            }
+        }
+        return out
+    }()
+
+    /// Checks every colour of `colours` graded by `cube` against the float reference: within one
+    /// level of the unrounded reference, and rounded the same way for nearly all samples.
+    static func checkAgainstReference(_ cube: ColorCube, _ colours: [UInt8], _ label: String) {
+        for interpolation in ColorCube.Interpolation.allCases {
+            var fast = colours
+            cube.apply(to: &fast, interpolation: interpolation)
+            var worst: Float = 0
+            for i in stride(from: 0, to: colours.count, by: 3) {
+                let input = SIMD3(Float(colours[i]), Float(colours[i + 1]), Float(colours[i + 2])) / 255
+                let want = cube.lookup(input, interpolation: interpolation) * 255
+                for c in 0 ..< 3 {
+                    let clamped = min(max(want[c], 0), 255)
+                    worst = max(worst, abs(Float(fast[i + c]) - clamped))
+                }
+            }
+            #expect(worst <= 1, "\(label) \(interpolation): off by \(worst) levels")
+            let reference = gradingReferenceApply(cube, colours, interpolation: interpolation)
+            let exact = zip(fast, reference).filter { $0 == $1 }.count
+            #expect(Double(exact) >= 0.999 * Double(colours.count), "\(label) \(interpolation): \(exact) of \(colours.count)")
+        }
+    }
+
+    @Test func smoothGradeMatchesReferenceOnDenseGrid() {
+        Self.checkAgainstReference(gradingSmoothCube(size: 64), Self.gridColours, "smooth 64³")
+    }
+
+    @Test func randomCubeMatchesReferenceOnDenseGrid() {
+        Self.checkAgainstReference(gradingRandomCube(size: 17, seed: 11), Self.gridColours, "random 17³")
+    }
+
+    /// Entries well outside 0…1 (an exaggerated look, still within the −1…2 the tables keep) use
+    /// a wider stored range and still clamp to 0…255 like the reference.
+    @Test func entriesOutsideTheUnitRangeMatchReference() {
+        let cube = Look.noir.cube(size: 33).withStrength(1.8)
+        #expect(cube.entries.contains { $0.min() < -0.2 } && cube.entries.contains { $0.max() > 1.2 })
+        Self.checkAgainstReference(cube, Self.gridColours, "noir ×1.8")
+    }
+
+    @Test func flatChannelsGiveConstantOutput() {
+        let cube = ColorCube(size: 5) { p in SIMD3(0.25, p.y, 1) }
+        var colours = gradingTestColours(random: 500)
+        let before = colours
+        cube.apply(to: &colours, interpolation: .tetrahedral)
+        for i in stride(from: 0, to: colours.count, by: 3) {
+            #expect(colours[i] == 64 && colours[i + 1] == before[i + 1] && colours[i + 2] == 255)
+        }
+    }
+
+    /// RGBA pixels grade like the same colours as RGB, alpha untouched; a trailing partial pixel
+    /// is left alone (3 channels: the last whole pixel takes the byte-store path).
+    @Test(arguments: ColorCube.Interpolation.allCases)
+    func fourChannelsAndTailsAgreeWithThree(interpolation: ColorCube.Interpolation) {
+        let cube = gradingRandomCube(size: 9, seed: 21)
+        let rgb = gradingTestColours(random: 301)
+        let count = rgb.count / 3
+        var rgba = [UInt8]()
+        for i in 0 ..< count { rgba += [rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], UInt8(i & 255)] }
+        var gradedRGB = rgb + [7, 9]  // a partial pixel
+        cube.apply(to: &gradedRGB, interpolation: interpolation)
+        #expect(Array(gradedRGB.suffix(2)) == [7, 9])
+        let reference = gradingReferenceApply(cube, rgb, interpolation: interpolation)
+        #expect(gradingMaxDifference(Array(gradedRGB.prefix(rgb.count)), reference) <= 1)
+        cube.apply(to: &rgba, channels: 4, interpolation: interpolation)
+        for i in 0 ..< count {
+            #expect(rgba[4 * i] == gradedRGB[3 * i] && rgba[4 * i + 1] == gradedRGB[3 * i + 1]
+                        && rgba[4 * i + 2] == gradedRGB[3 * i + 2] && rgba[4 * i + 3] == UInt8(i & 255))
+        }
+        // A single RGB pixel has no whole 4-byte word: only the byte-store path runs.
+        var one: [UInt8] = [rgb[0], rgb[1], rgb[2]]
+        cube.apply(to: &one, interpolation: interpolation)
+        #expect(one == Array(gradedRGB.prefix(3)))
+    }
+}
