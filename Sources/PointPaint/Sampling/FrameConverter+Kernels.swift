@@ -93,9 +93,10 @@ struct FramePlanes: @unchecked Sendable {
         let pairs = SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(as: SIMD8<UInt16>.self))
         let cb = pairs & 0xFF, cr = pairs &>> 8
         let shift = FrameConverterConstants.termShift
-        let r = (cr &* k.red &+ k.redBias) &>> shift
-        let g = (k.greenBias &- cb &* k.greenCb &- cr &* k.greenCr) &>> shift
-        let b = (cb &* k.blue &+ k.blueBias) &>> shift
+        // Codes 0…255 times Int16 coefficients: 16 × 16 → 32-bit products (`vpmaddwd`).
+        let r = (cr &* Int32(k.red) &+ k.redBias) &>> shift
+        let g = (k.greenBias &- cb &* Int32(k.greenCb) &- cr &* Int32(k.greenCr)) &>> shift
+        let b = (cb &* Int32(k.blue) &+ k.blueBias) &>> shift
         let rt = duplicated(r), gt = duplicated(g), bt = duplicated(b)
         row16(y0, o0, rt, gt, bt, k)
         row16(y1, o1, rt, gt, bt, k)
