@@ -30,18 +30,31 @@ struct FramePlanes: @unchecked Sendable {
     /// Converts row pairs `pairs` with nearest chroma.
     func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
         precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
+        // Full range scales luma by exactly 32: with literal constants the kernel's luma is one
+        // shift instead of a multiply and a shift (2–4 % of the time with AVX2).
+        if k.lumaScale == 32 << k.lumaShift {
+            convertNearest(rowPairs: pairs, k, lumaScale: 32, lumaShift: 0)
+        } else {
+            convertNearest(rowPairs: pairs, k, lumaScale: k.lumaScale, lumaShift: k.lumaShift)
+        }
+    }
+
+    /// `convertNearest` with luma scaled by `(Y * lumaScale) >> lumaShift`.
+    @inline(__always)
+    private func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, lumaScale: UInt16, lumaShift: UInt16) {
         let rowBytes = width * 4
+        let scale = (lumaScale, lumaShift)
         switch layout {
         case .rgba8:
             for pair in pairs {
-                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, k)
+                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, k, scale)
             }
         case .rgb8:
             // Convert to RGBA in a scratch pair of rows, then drop alpha.
             withUnsafeTemporaryAllocation(byteCount: 2 * rowBytes, alignment: 32) { scratch in
                 let s = scratch.baseAddress!
                 for pair in pairs {
-                    nearestRowPair(pair, into: s, rowBytes: rowBytes, k)
+                    nearestRowPair(pair, into: s, rowBytes: rowBytes, k, scale)
                     dropAlpha(from: s, to: output + 2 * pair * width * 3, pixels: 2 * width)
                 }
             }
@@ -50,7 +63,8 @@ struct FramePlanes: @unchecked Sendable {
 
     /// Rows 2·pair and 2·pair+1 as RGBA into `out` (the second row `rowBytes` after the first).
     @inline(__always)
-    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ k: FrameConverterConstants) {
+    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ k: FrameConverterConstants,
+                                _ scale: (UInt16, UInt16)) {
         let y0 = luma + 2 * pair * lumaStride
         let y1 = y0 + lumaStride
         let c = chroma + pair * chromaStride
@@ -68,7 +82,7 @@ struct FramePlanes: @unchecked Sendable {
         }
         var x = 0
         while true {
-            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, k)
+            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, k, scale)
             if x == width - 16 { break }
             // The last step overlaps the previous one when width is not a multiple of 16; it
             // writes the same values again.
@@ -88,7 +102,7 @@ struct FramePlanes: @unchecked Sendable {
     @inline(__always)
     private static func nearest16x2(_ y0: UnsafeRawPointer, _ y1: UnsafeRawPointer, _ c: UnsafeRawPointer,
                                     _ o0: UnsafeMutableRawPointer, _ o1: UnsafeMutableRawPointer,
-                                    _ k: FrameConverterConstants) {
+                                    _ k: FrameConverterConstants, _ scale: (UInt16, UInt16)) {
         // Eight Cb,Cr pairs as 32-bit lanes: Cb | Cr << 8.
         let pairs = SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(as: SIMD8<UInt16>.self))
         let cb = pairs & 0xFF, cr = pairs &>> 8
@@ -98,8 +112,8 @@ struct FramePlanes: @unchecked Sendable {
         let g = (k.greenBias &- cb &* Int32(k.greenCb) &- cr &* Int32(k.greenCr)) &>> shift
         let b = (cb &* Int32(k.blue) &+ k.blueBias) &>> shift
         let rt = duplicated(r), gt = duplicated(g), bt = duplicated(b)
-        row16(y0, o0, rt, gt, bt, k)
-        row16(y1, o1, rt, gt, bt, k)
+        row16(y0, o0, rt, gt, bt, scale)
+        row16(y1, o1, rt, gt, bt, scale)
     }
 
     /// Each 32-bit term into both 16-bit halves: lane 2i and 2i+1 of the result hold term i.
@@ -110,11 +124,11 @@ struct FramePlanes: @unchecked Sendable {
 
     @inline(__always)
     private static func row16(_ y: UnsafeRawPointer, _ o: UnsafeMutableRawPointer,
-                              _ rt: SIMD16<Int16>, _ gt: SIMD16<Int16>, _ bt: SIMD16<Int16>, _ k: FrameConverterConstants) {
+                              _ rt: SIMD16<Int16>, _ gt: SIMD16<Int16>, _ bt: SIMD16<Int16>, _ scale: (UInt16, UInt16)) {
         let bytes = y.loadUnaligned(as: SIMD16<UInt8>.self)
         let wide = SIMD16<UInt16>(lowHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.lowHalf),
                                   highHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.highHalf))
-        let yv = unsafeBitCast((wide &* k.lumaScale) &>> k.lumaShift, to: SIMD16<Int16>.self)
+        let yv = unsafeBitCast((wide &* scale.0) &>> scale.1, to: SIMD16<Int16>.self)
         let red = clampF5(yv &+ rt) &>> 5
         let green = (clampF5(yv &+ gt) &<< 3) & -256
         let blue = clampF5(yv &+ bt) &>> 5
