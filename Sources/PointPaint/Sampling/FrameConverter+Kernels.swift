@@ -30,18 +30,31 @@ struct FramePlanes: @unchecked Sendable {
     /// Converts row pairs `pairs` with nearest chroma.
     func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
         precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
+        // Full range scales luma by exactly 32: with literal constants the kernel's luma is one
+        // shift instead of a multiply and a shift (2–4 % of the time with AVX2).
+        if k.lumaScale == 32 << k.lumaShift {
+            convertNearest(rowPairs: pairs, k, lumaScale: 32, lumaShift: 0)
+        } else {
+            convertNearest(rowPairs: pairs, k, lumaScale: k.lumaScale, lumaShift: k.lumaShift)
+        }
+    }
+
+    /// `convertNearest` with luma scaled by `(Y * lumaScale) >> lumaShift`.
+    @inline(__always)
+    private func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, lumaScale: UInt16, lumaShift: UInt16) {
         let rowBytes = width * 4
+        let scale = (lumaScale, lumaShift)
         switch layout {
         case .rgba8:
             for pair in pairs {
-                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, k)
+                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, k, scale)
             }
         case .rgb8:
             // Convert to RGBA in a scratch pair of rows, then drop alpha.
             withUnsafeTemporaryAllocation(byteCount: 2 * rowBytes, alignment: 32) { scratch in
                 let s = scratch.baseAddress!
                 for pair in pairs {
-                    nearestRowPair(pair, into: s, rowBytes: rowBytes, k)
+                    nearestRowPair(pair, into: s, rowBytes: rowBytes, k, scale)
                     dropAlpha(from: s, to: output + 2 * pair * width * 3, pixels: 2 * width)
                 }
             }
@@ -50,7 +63,8 @@ struct FramePlanes: @unchecked Sendable {
 
     /// Rows 2·pair and 2·pair+1 as RGBA into `out` (the second row `rowBytes` after the first).
     @inline(__always)
-    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ k: FrameConverterConstants) {
+    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ k: FrameConverterConstants,
+                                _ scale: (UInt16, UInt16)) {
         let y0 = luma + 2 * pair * lumaStride
         let y1 = y0 + lumaStride
         let c = chroma + pair * chromaStride
@@ -68,7 +82,7 @@ struct FramePlanes: @unchecked Sendable {
         }
         var x = 0
         while true {
-            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, k)
+            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, k, scale)
             if x == width - 16 { break }
             // The last step overlaps the previous one when width is not a multiple of 16; it
             // writes the same values again.
@@ -78,23 +92,28 @@ struct FramePlanes: @unchecked Sendable {
 
     /// 16 pixels × 2 rows sharing 8 chroma pairs: the fast kernel.
     ///
-    /// Lanes: one 16-bit lane a pixel. Chroma terms are computed once per pair in 32-bit lanes
-    /// and duplicated into both pixels' 16-bit lanes by `t & 0xFFFF | t << 16`; the RGBA words
-    /// are built by widening `R | G << 8` and `B | 0xFF00` and merging them.
+    /// Lanes: one 16-bit lane a pixel, 16 pixels a 256-bit vector. Chroma terms are computed
+    /// once per pair in 32-bit lanes and duplicated into both pixels' 16-bit lanes by
+    /// `t & 0xFFFF | t << 16` (one `vpshufb`). Each row's channels are clamped in F5, and
+    /// `R | G << 8` and `B | 0xFF00` interleaved 16 bits at a time are the RGBA words: an
+    /// explicit lane shuffle, which LLVM lowers to `vpunpck[lh]wd` + `vperm2i128` (it moves the
+    /// red/blue interleave ahead of their identical clamps, so both clamp together). No
+    /// widening to 32-bit lanes, so nothing is split into 128-bit halves except green's clamp.
     @inline(__always)
     private static func nearest16x2(_ y0: UnsafeRawPointer, _ y1: UnsafeRawPointer, _ c: UnsafeRawPointer,
                                     _ o0: UnsafeMutableRawPointer, _ o1: UnsafeMutableRawPointer,
-                                    _ k: FrameConverterConstants) {
+                                    _ k: FrameConverterConstants, _ scale: (UInt16, UInt16)) {
         // Eight Cb,Cr pairs as 32-bit lanes: Cb | Cr << 8.
         let pairs = SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(as: SIMD8<UInt16>.self))
         let cb = pairs & 0xFF, cr = pairs &>> 8
         let shift = FrameConverterConstants.termShift
-        let r = (cr &* k.red &+ k.redBias) &>> shift
-        let g = (k.greenBias &- cb &* k.greenCb &- cr &* k.greenCr) &>> shift
-        let b = (cb &* k.blue &+ k.blueBias) &>> shift
+        // Codes 0…255 times Int16 coefficients: 16 × 16 → 32-bit products (`vpmaddwd`).
+        let r = (cr &* Int32(k.red) &+ k.redBias) &>> shift
+        let g = (k.greenBias &- cb &* Int32(k.greenCb) &- cr &* Int32(k.greenCr)) &>> shift
+        let b = (cb &* Int32(k.blue) &+ k.blueBias) &>> shift
         let rt = duplicated(r), gt = duplicated(g), bt = duplicated(b)
-        row16(y0, o0, rt, gt, bt, k)
-        row16(y1, o1, rt, gt, bt, k)
+        row16(y0, o0, rt, gt, bt, scale)
+        row16(y1, o1, rt, gt, bt, scale)
     }
 
     /// Each 32-bit term into both 16-bit halves: lane 2i and 2i+1 of the result hold term i.
@@ -105,30 +124,31 @@ struct FramePlanes: @unchecked Sendable {
 
     @inline(__always)
     private static func row16(_ y: UnsafeRawPointer, _ o: UnsafeMutableRawPointer,
-                              _ rt: SIMD16<Int16>, _ gt: SIMD16<Int16>, _ bt: SIMD16<Int16>, _ k: FrameConverterConstants) {
+                              _ rt: SIMD16<Int16>, _ gt: SIMD16<Int16>, _ bt: SIMD16<Int16>, _ scale: (UInt16, UInt16)) {
         let bytes = y.loadUnaligned(as: SIMD16<UInt8>.self)
         let wide = SIMD16<UInt16>(lowHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.lowHalf),
                                   highHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.highHalf))
-        let yv = unsafeBitCast((wide &* k.lumaScale) &>> k.lumaShift, to: SIMD16<Int16>.self)
-        let red = clamp8(yv &+ rt)
-        let green = clamp8(yv &+ gt)
-        let blue = clamp8(yv &+ bt)
-        let rg = unsafeBitCast(red | green &<< 8, to: SIMD16<UInt16>.self)
-        let ba = unsafeBitCast(blue, to: SIMD16<UInt16>.self) | 0xFF00
-        let lo = SIMD8<UInt32>(truncatingIfNeeded: rg.lowHalf) | SIMD8<UInt32>(truncatingIfNeeded: ba.lowHalf) &<< 16
-        let hi = SIMD8<UInt32>(truncatingIfNeeded: rg.highHalf) | SIMD8<UInt32>(truncatingIfNeeded: ba.highHalf) &<< 16
-        o.storeBytes(of: lo, as: SIMD8<UInt32>.self)
-        o.storeBytes(of: hi, toByteOffset: 32, as: SIMD8<UInt32>.self)
+        let yv = unsafeBitCast((wide &* scale.0) &>> scale.1, to: SIMD16<Int16>.self)
+        let red = clampF5(yv &+ rt) &>> 5
+        let green = (clampF5(yv &+ gt) &<< 3) & -256
+        let blue = clampF5(yv &+ bt) &>> 5
+        let rg = red | green, ba = blue | -256
+        // Interleave: pixels 0–7 and 8–15 as R | G << 8, B | A << 8 word pairs.
+        let p0 = SIMD16<Int16>(rg[0], ba[0], rg[1], ba[1], rg[2], ba[2], rg[3], ba[3],
+                               rg[4], ba[4], rg[5], ba[5], rg[6], ba[6], rg[7], ba[7])
+        let p1 = SIMD16<Int16>(rg[8], ba[8], rg[9], ba[9], rg[10], ba[10], rg[11], ba[11],
+                               rg[12], ba[12], rg[13], ba[13], rg[14], ba[14], rg[15], ba[15])
+        o.storeBytes(of: p0, as: SIMD16<Int16>.self)
+        o.storeBytes(of: p1, toByteOffset: 32, as: SIMD16<Int16>.self)
     }
 
-    /// An F5 value to 0…255: clamped to 0…8191 (255 · 32 + 31) with shift-and-mask arithmetic,
-    /// which compiles to one vector max and one min (`.clamped` and `pointwiseMin/Max` do not
-    /// inline), then shifted down.
+    /// An F5 value clamped to 0…8191 (255 · 32 + 31) with shift-and-mask arithmetic, which
+    /// compiles to one vector max and one min (`.clamped` and `pointwiseMin/Max` do not inline).
     @inline(__always)
-    private static func clamp8(_ v: SIMD16<Int16>) -> SIMD16<Int16> {
+    private static func clampF5(_ v: SIMD16<Int16>) -> SIMD16<Int16> {
         let z = v & ~(v &>> 15)                 // negative → 0
         let over = (8191 &- z) &>> 15           // all ones where z > 8191
-        return ((z | over) & 8191) &>> 5
+        return (z | over) & 8191
     }
 
     /// Copies `pixels` RGBA pixels to RGB.
