@@ -19,8 +19,10 @@ let package = Package(
     targets: [
         // libyuv (Debian's libyuv-dev ships no pkg-config file): the peer of the Sampling benchmarks.
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
+        // Plain C peers measured in the same run (release flags of this package).
+        .target(name: "CPeers"),
         .executableTarget(
-            name: "Sampling", dependencies: benchmarkDependencies + ["CLibYUV"], path: "Benchmarks/Sampling",
+            name: "Sampling", dependencies: benchmarkDependencies + ["CLibYUV", "CPeers"], path: "Benchmarks/Sampling",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
             name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",

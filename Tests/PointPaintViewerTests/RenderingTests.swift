@@ -57,6 +57,35 @@ private func isBlue(_ c: SIMD3<Int>) -> Bool { c.z > 200 && c.x < 40 && c.y < 40
 @MainActor
 @Suite("Rendering (needs a display: xvfb-run)", .serialized)
 struct RenderingTests {
+    @Test("Past the points budget every k-th voxel is drawn √k larger: the surface stays covered")
+    func pointsLevelOfDetail() throws {
+        #expect(SceneRenderer.pointStep(count: 1_000_000, budget: 500_000) == 2)
+        #expect(SceneRenderer.pointStep(count: 1_000_001, budget: 500_000) == 3)
+        #expect(SceneRenderer.pointStep(count: 400_000, budget: 500_000) == 1)
+        #expect(SceneRenderer.pointStep(count: 10, budget: .max) == 1)
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
+        // A 120 × 120 grid facing the camera, red, drawn as 2-pixel points.
+        var positions: [SIMD3<Float>] = []
+        for i in 0 ..< 14_400 { positions.append(SIMD3(Float(i % 120), Float(i / 120), 0) * 0.01 - 0.6) }
+        let cloud = VoxelCloud(voxelSize: nil, positions: positions, colors: Array(repeating: SIMD3(1, 0, 0), count: positions.count))
+        var options = Render.options(.points)
+        options.pointSize = 2
+        options.pointBudget = 3_600  // every 4th voxel, twice as large
+        let session = try ViewerSession(content: .cloud(cloud), options: options, visible: false)
+        defer { session.close() }
+        let full = try session.screenshot(width: Render.width, height: Render.height)
+        let reduced = try session.screenshot(width: Render.width, height: Render.height, levelOfDetail: true)
+        func coverage(_ image: PNGImage) -> Int {
+            var n = 0
+            for y in 0 ..< image.height { for x in 0 ..< image.width where isRed(image.pixel(x, y)) { n += 1 } }
+            return n
+        }
+        let a = coverage(full), b = coverage(reduced)
+        #expect(a > 2000)
+        #expect(a != b || full.differingPixels(reduced) > 0, "the level of detail changed nothing")
+        #expect(Double(b) > 0.8 * Double(a), "the reduced cloud leaves holes: \(b) red pixels against \(a)")
+    }
+
     @Test("A single red voxel centred in view is red in the centre, background at the corners")
     func singleRedVoxel() throws {
         let cloud = VoxelCloud(voxelSize: 0.1, positions: [SIMD3(1, 2, 3)], colors: [SIMD3(1, 0, 0)])

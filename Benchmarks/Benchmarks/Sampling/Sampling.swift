@@ -1,5 +1,6 @@
 import Benchmark
 import CLibYUV
+import CPeers
 import Foundation
 import PointPaint
 
@@ -128,6 +129,26 @@ let benchmarks: @Sendable () -> Void = {
             precondition(valid == many.count, "samples rejected")
         }
         precondition(out[0].x.isFinite, "no sample")
+        blackHole(out)
+    }
+
+    Benchmark("Sample 100k random points, bilinear (peer: plain C, same data)") { benchmark in
+        var out = [Float](repeating: 0, count: 3 * many.count)
+        let xy = many.flatMap { [$0.x, $0.y] }
+        for _ in benchmark.scaledIterations {
+            frame.luma.withUnsafeBytes { y in
+                frame.chroma.withUnsafeBytes { c in
+                    pointpaint_peer_sample_bilinear(
+                        y.baseAddress!.assumingMemoryBound(to: UInt8.self) + frame.lumaOffset, frame.lumaStride,
+                        c.baseAddress!.assumingMemoryBound(to: UInt8.self) + frame.chromaOffset, frame.chromaStride,
+                        Int32(frame.width), Int32(frame.height), xy, many.count, &out)
+                }
+            }
+        }
+        // The peer decodes the same way: its first sample matches the sampler's within rounding.
+        var ours = [SIMD3<Float>](repeating: .zero, count: 1)
+        sampler.sample([many[0]], into: &ours)
+        precondition(abs(out[0] - ours[0].x) < 1e-3 && abs(out[2] - ours[0].z) < 1e-3, "peer disagrees")
         blackHole(out)
     }
 

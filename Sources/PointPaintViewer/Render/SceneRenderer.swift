@@ -79,11 +79,28 @@ final class SceneRenderer {
         boxes.floatAttribute(2, components: 3, stride: Self.slot, offset: 0, divisor: 1)
         boxes.floatAttribute(3, components: 3, stride: Self.slot, offset: colorOffset, divisor: 1)
         points.bind()
-        voxels.bind()
-        points.floatAttribute(2, components: 3, stride: Self.slot, offset: 0)
-        points.floatAttribute(3, components: 3, stride: Self.slot, offset: colorOffset)
+        pointStride = 0
+        pointAttributes(step: 1)
         glBindVertexArray(0)
         return true
+    }
+
+    /// The step of the points level of detail: draw every `step`-th voxel so at most `budget`
+    /// are drawn.
+    static func pointStep(count: Int, budget: Int) -> Int {
+        budget > 0 && count > budget ? (count + budget - 1) / budget : 1
+    }
+
+    /// Voxel slots between consecutive points the points array reads (the level of detail).
+    private var pointStride = 0
+
+    /// Points the (bound) points array at every `step`-th voxel.
+    private func pointAttributes(step: Int) {
+        guard step != pointStride else { return }
+        pointStride = step
+        voxels.bind()
+        points.floatAttribute(2, components: 3, stride: step * Self.slot, offset: 0)
+        points.floatAttribute(3, components: 3, stride: step * Self.slot, offset: capacity * Self.slot)
     }
 
     private func upload(positions range: Range<Int>) {
@@ -180,7 +197,7 @@ final class SceneRenderer {
     /// - Returns: the geometry drawn (points when boxes were over budget).
     @discardableResult
     func draw(strategy: any RenderStrategy, camera: OrbitCamera, settings: RenderSettings, width: Int, height: Int,
-              background: SIMD3<Float>, boxBudget: Int) throws -> StrategyGeometry {
+              background: SIMD3<Float>, boxBudget: Int, pointBudget: Int = .max) throws -> StrategyGeometry {
         glViewport(0, 0, GLsizei(width), GLsizei(height))
         glClearColor(background.x, background.y, background.z, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
@@ -202,6 +219,8 @@ final class SceneRenderer {
         program.set("maxPointSize", Float(64))
         program.set("pointSize", settings.pointSize)
         program.set("worldPointSize", Float(0))
+        let step = geometry == .points ? Self.pointStep(count: n, budget: pointBudget) : 1
+        program.set("sizeScale", Float(step).squareRoot())
         glActiveTexture(GLe(GL_TEXTURE0))
         glBindTexture(GLe(GL_TEXTURE_3D), gradeTexture.id)
         program.set("gradeCube", Int32(0))
@@ -218,7 +237,8 @@ final class SceneRenderer {
             case .points:
                 glEnable(GLe(GL_PROGRAM_POINT_SIZE))
                 points.bind()
-                glDrawArrays(GLe(GL_POINTS), 0, GLsizei(n))
+                pointAttributes(step: step)
+                glDrawArrays(GLe(GL_POINTS), 0, GLsizei((n + step - 1) / step))
             }
         }
         if lineVertexCount > 0 {

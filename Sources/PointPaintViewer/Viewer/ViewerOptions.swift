@@ -35,6 +35,10 @@ public struct ViewerOptions: Sendable {
     /// Boxes drawn at most; larger clouds fall back to points so frames stay interactive
     /// (250k boxes ≈ 130 ms a frame on llvmpipe at 1280×720).
     public var boxBudget = 250_000
+    /// Points drawn at most: past it every k-th voxel is drawn (k = ⌈voxels / budget⌉), each
+    /// √k times larger so surfaces stay covered — a level of detail that keeps a million-voxel
+    /// cloud interactive on a software renderer. `Int.max` draws every voxel (screenshots do).
+    public var pointBudget = 500_000
     /// Window title prefix.
     public var title = "PointPaint"
     /// Wait for the display's refresh between frames.

@@ -156,20 +156,22 @@ final class ViewerSession {
         return s
     }
 
-    /// Draws a frame into the bound framebuffer.
-    func draw(width: Int, height: Int) throws {
+    /// Draws a frame into the bound framebuffer; `levelOfDetail` applies the points budget
+    /// (interactive frames), otherwise every voxel is drawn (screenshots).
+    func draw(width: Int, height: Int, levelOfDetail: Bool = true) throws {
         guard let renderer else { return }
         lastGeometry = try renderer.draw(strategy: strategy, camera: camera, settings: settings(height: height),
                                          width: width, height: height, background: options.background,
-                                         boxBudget: options.boxBudget)
+                                         boxBudget: options.boxBudget, pointBudget: levelOfDetail ? options.pointBudget : .max)
     }
 
-    /// Renders offscreen at `width × height` and returns the image (rows top to bottom).
-    func screenshot(width: Int, height: Int) throws -> PNGImage {
+    /// Renders offscreen at `width × height` and returns the image (rows top to bottom); every
+    /// voxel is drawn unless `levelOfDetail` asks for the interactive points budget.
+    func screenshot(width: Int, height: Int, levelOfDetail: Bool = false) throws -> PNGImage {
         let framebuffer = try GLFramebuffer(width: width, height: height)
         framebuffer.bind()
         let previousCamera = camera
-        try draw(width: width, height: height)
+        try draw(width: width, height: height, levelOfDetail: levelOfDetail)
         camera = previousCamera
         glFinish()
         let pixels = framebuffer.readRGB()
