@@ -134,7 +134,7 @@ public struct ViewCommand: ParsableCommand {
                 throw ValidationError("\(unused) applies to a capture (a directory), not to the PLY file \(path)")
             }
             let cloud = try PLYReader.readCloud(path: path)
-            let skipped = cloud.positions.count { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }
+            let skipped = cloud.positions.count { !$0.isFinite }
             if skipped > 0 {
                 FileHandle.standardError.write(Data("note: \(path): \(skipped) of \(cloud.count) points have a non-finite coordinate and are not drawn\n".utf8))
             }
