@@ -22,3 +22,13 @@ def pointpaint_bin() -> str:
     if not path.exists():
         pytest.fail(f"pointpaint binary not found at {path}; build it or set POINTPAINT_BIN")
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def photo(tmp_path_factory):
+    """A photo-like test image (PNG), made once for the frame and sample cross-checks."""
+    from test_frame_ffmpeg import make_photo
+
+    path = tmp_path_factory.mktemp("photo") / "photo.png"
+    make_photo(path)
+    return path

@@ -93,13 +93,6 @@ def make_capture(directory, png, matrix, code_range, width=WIDTH, height=HEIGHT)
     return directory
 
 
-@pytest.fixture(scope="module")
-def photo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("photo") / "photo.png"
-    make_photo(path)
-    return path
-
-
 @pytest.fixture(scope="module", params=ENCODINGS, ids=lambda e: f"{e[0]}-{e[1]}")
 def capture(request, photo, tmp_path_factory):
     matrix, code_range = request.param

@@ -12,16 +12,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from test_frame_ffmpeg import HEIGHT, WIDTH, make_capture, make_photo, read_nv12, reference_rgb
+from test_frame_ffmpeg import HEIGHT, WIDTH, make_capture, read_nv12, reference_rgb
 
 ENCODINGS = [("bt601", "full"), ("bt709", "video"), ("bt2020", "video")]
-
-
-@pytest.fixture(scope="module")
-def photo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("sample-photo") / "photo.png"
-    make_photo(path)
-    return path
 
 
 @pytest.fixture(scope="module", params=ENCODINGS, ids=lambda e: f"{e[0]}-{e[1]}")
