@@ -215,30 +215,36 @@ struct FramePlanes: @unchecked Sendable {
     }
 
     /// `convertBilinearScalar`'s decode constants, with the chroma centring (−2048 sixteenths)
-    /// and the luma bias folded into one bias a channel.
+    /// and the luma bias folded into one bias a channel, and luma's coefficient split as
+    /// `Y·luma = Y << 16 + Y·lumaExtra`.
+    ///
+    /// The chroma coefficients and `lumaExtra` fit `Int16` and multiply codes known to fit 15
+    /// bits, so LLVM compiles each product to one `pmaddwd` (SSE2 has no 32-bit multiply; AVX2's
+    /// `vpmulld` is two µops and ten cycles).
     private struct BilinearTerms {
-        let luma: Int32, red: Int32, greenCb: Int32, greenCr: Int32, blue: Int32
+        let lumaExtra: Int16, red: Int16, greenCb: Int16, greenCr: Int16, blue: Int16
         let redBias: Int32, greenBias: Int32, blueBias: Int32
 
         init(_ k: FrameConverterConstants) {
-            luma = k.bilinearLuma
-            red = k.bilinearRed
-            greenCb = k.bilinearGreenCb
-            greenCr = k.bilinearGreenCr
-            blue = k.bilinearBlue
-            redBias = k.bilinearLumaBias &- 2048 &* red
-            greenBias = k.bilinearLumaBias &+ 2048 &* greenCb &+ 2048 &* greenCr
-            blueBias = k.bilinearLumaBias &- 2048 &* blue
+            // Luma scales 1 or 255/219 and chroma coefficients below 2.2 levels a code: all fit.
+            lumaExtra = Int16(k.bilinearLuma - 65536)
+            red = Int16(k.bilinearRed)
+            greenCb = Int16(k.bilinearGreenCb)
+            greenCr = Int16(k.bilinearGreenCr)
+            blue = Int16(k.bilinearBlue)
+            redBias = k.bilinearLumaBias &- 2048 &* k.bilinearRed
+            greenBias = k.bilinearLumaBias &+ 2048 &* k.bilinearGreenCb &+ 2048 &* k.bilinearGreenCr
+            blueBias = k.bilinearLumaBias &- 2048 &* k.bilinearBlue
         }
 
         /// One pixel as an RGBA word, scalar: the vector step's arithmetic, for the last
         /// `width % 8` pixels.
         @inline(__always)
         func pixel(y: UInt8, cb: Int16, cr: Int16) -> UInt32 {
-            let l = Int32(y) &* luma, cb = Int32(cb), cr = Int32(cr)
-            let r = FrameConverterConstants.clamp8((l &+ cr &* red &+ redBias) >> 16)
-            let g = FrameConverterConstants.clamp8((l &- cb &* greenCb &- cr &* greenCr &+ greenBias) >> 16)
-            let b = FrameConverterConstants.clamp8((l &+ cb &* blue &+ blueBias) >> 16)
+            let l = Int32(y) << 16 &+ Int32(y) &* Int32(lumaExtra), cb = Int32(cb), cr = Int32(cr)
+            let r = FrameConverterConstants.clamp8((l &+ cr &* Int32(red) &+ redBias) >> 16)
+            let g = FrameConverterConstants.clamp8((l &- cb &* Int32(greenCb) &- cr &* Int32(greenCr) &+ greenBias) >> 16)
+            let b = FrameConverterConstants.clamp8((l &+ cb &* Int32(blue) &+ blueBias) >> 16)
             return UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000
         }
     }
@@ -302,15 +308,20 @@ struct FramePlanes: @unchecked Sendable {
     @inline(__always)
     private func decodeRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int16>, _ o: UnsafeMutableRawPointer, _ t: BilinearTerms) {
         let hc = UnsafeRawPointer(h)
+        let lumaExtra = SIMD8<Int32>(repeating: Int32(t.lumaExtra)), red = SIMD8<Int32>(repeating: Int32(t.red))
+        let greenCb = SIMD8<Int32>(repeating: Int32(t.greenCb)), greenCr = SIMD8<Int32>(repeating: Int32(t.greenCr))
+        let blue = SIMD8<Int32>(repeating: Int32(t.blue))
         var x = 0
         while x + 8 <= width {
-            let l = SIMD8<Int32>(truncatingIfNeeded: y.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self)) &* t.luma
-            // One Cb | Cr << 16 word a pixel; both are 0…4080, so masks and shifts separate them.
+            let yv = SIMD8<Int32>(truncatingIfNeeded: y.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self))
+            let l = (yv &<< 16) &+ yv &* lumaExtra
+            // One Cb | Cr << 16 word a pixel, both 0…4080: masking to 12 bits loses nothing and
+            // tells LLVM the products are 16 × 16-bit.
             let w = hc.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Int32>.self)
-            let cb = w & 0xFFFF, cr = w &>> 16
-            let r = Self.clamp255((l &+ cr &* t.red &+ t.redBias) &>> 16)
-            let g = Self.clamp255((l &- cb &* t.greenCb &- cr &* t.greenCr &+ t.greenBias) &>> 16)
-            let b = Self.clamp255((l &+ cb &* t.blue &+ t.blueBias) &>> 16)
+            let cb = w & 0xFFF, cr = (w &>> 16) & 0xFFF
+            let r = Self.clamp255((l &+ cr &* red &+ t.redBias) &>> 16)
+            let g = Self.clamp255((l &- cb &* greenCb &- cr &* greenCr &+ t.greenBias) &>> 16)
+            let b = Self.clamp255((l &+ cb &* blue &+ t.blueBias) &>> 16)
             o.storeBytes(of: r | g &<< 8 | b &<< 16 | -0x0100_0000, toByteOffset: 4 * x, as: SIMD8<Int32>.self)
             x += 8
         }
