@@ -319,10 +319,16 @@ struct FramePlanes: @unchecked Sendable {
             // tells LLVM the products are 16 × 16-bit.
             let w = hc.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Int32>.self)
             let cb = w & 0xFFF, cr = (w &>> 16) & 0xFFF
-            let r = Self.clamp255((l &+ cr &* red &+ t.redBias) &>> 16)
-            let g = Self.clamp255((l &- cb &* greenCb &- cr &* greenCr &+ t.greenBias) &>> 16)
-            let b = Self.clamp255((l &+ cb &* blue &+ t.blueBias) &>> 16)
-            o.storeBytes(of: r | g &<< 8 | b &<< 16 | -0x0100_0000, toByteOffset: 4 * x, as: SIMD8<Int32>.self)
+            // Levels before clamping lie within about ±600: 16-bit lanes hold them.
+            let r = (l &+ cr &* red &+ t.redBias) &>> 16
+            let g = (l &- cb &* greenCb &- cr &* greenCr &+ t.greenBias) &>> 16
+            let b = (l &+ cb &* blue &+ t.blueBias) &>> 16
+            let rg = Self.clamp255(SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: r), highHalf: SIMD8<Int16>(truncatingIfNeeded: g)))
+            let bb = Self.clamp255(SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: b), highHalf: .zero))
+            let lo = rg.lowHalf | rg.highHalf &<< 8, hi = bb.lowHalf | -256
+            o.storeBytes(of: SIMD16<Int16>(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3],
+                                           lo[4], hi[4], lo[5], hi[5], lo[6], hi[6], lo[7], hi[7]),
+                         toByteOffset: 4 * x, as: SIMD16<Int16>.self)
             x += 8
         }
         while x < width {
@@ -334,9 +340,9 @@ struct FramePlanes: @unchecked Sendable {
 
     /// Clamps to 0…255 with shift-and-mask arithmetic (one vector max and one min).
     @inline(__always)
-    private static func clamp255(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
-        let z = v & ~(v &>> 31)                 // negative → 0
-        let over = (255 &- z) &>> 31            // all ones where z > 255
+    private static func clamp255(_ v: SIMD16<Int16>) -> SIMD16<Int16> {
+        let z = v & ~(v &>> 15)                 // negative → 0
+        let over = (255 &- z) &>> 15            // all ones where z > 255
         return (z | over) & 255
     }
 
