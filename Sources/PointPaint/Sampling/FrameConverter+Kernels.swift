@@ -218,9 +218,10 @@ struct FramePlanes: @unchecked Sendable {
     /// and the luma bias folded into one bias a channel, and luma's coefficient split as
     /// `Y·luma = Y << 16 + Y·lumaExtra`.
     ///
-    /// The chroma coefficients and `lumaExtra` fit `Int16` and multiply codes known to fit 15
-    /// bits, so LLVM compiles each product to one `pmaddwd` (SSE2 has no 32-bit multiply; AVX2's
-    /// `vpmulld` is two µops and ten cycles).
+    /// The chroma coefficients and `lumaExtra` fit `Int16` and multiply values known to fit 15
+    /// bits, so LLVM can compile a product to one `pmaddwd` (SSE2 has no 32-bit multiply; AVX2's
+    /// `vpmulld` is two µops and ten cycles). It does so for most of them: coefficients it
+    /// spills, or whose sign extension it no longer sees after hoisting, stay `pmulld`.
     private struct BilinearTerms {
         let lumaExtra: Int16, red: Int16, greenCb: Int16, greenCr: Int16, blue: Int16
         let redBias: Int32, greenBias: Int32, blueBias: Int32
