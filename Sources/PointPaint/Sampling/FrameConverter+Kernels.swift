@@ -162,13 +162,199 @@ struct FramePlanes: @unchecked Sendable {
         for j in 0 ..< 3 { d.storeBytes(of: s.load(fromByteOffset: 4 * i + j, as: UInt8.self), toByteOffset: 3 * i + j, as: UInt8.self) }
     }
 
-    // MARK: Bilinear
+    // MARK: Bilinear (vector kernel)
 
     /// Converts row pairs `pairs` with bilinear chroma (DESIGN.md siting, edges clamped).
     ///
+    /// Each row in three vector passes over scratch rows of `Int16` (which stay in L1):
+    /// 1. vertical blend `3·near + far` of the two chroma rows, 16 bytes a step, in quarters;
+    /// 2. horizontal upsampling to one Cb,Cr pair a pixel, 8 chroma pairs a step, in sixteenths
+    ///    (exact: the weights are multiples of 1/4 on each axis);
+    /// 3. decode with 32-bit arithmetic in 16-bit fractions of a level, 8 pixels a step.
+    ///
+    /// The arithmetic is `convertBilinearScalar`'s with the constant terms folded together
+    /// (wrapping `Int32` sums, so the regrouping changes no bit); the output equals it exactly.
+    func convertBilinear(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
+        precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
+        let cw = width / 2, ch = height / 2
+        let terms = BilinearTerms(k)
+        // Scratch, 2-byte units: the blended row with one clamped pair before and after and room
+        // for the upsampling's last step to read past it; the upsampled row with room for that
+        // step's writes; an RGBA row for rgb8.
+        let vCount = 2 * cw + 36, hCount = 2 * width + 32, rgbaCount = layout == .rgb8 ? 2 * width : 0
+        withUnsafeTemporaryAllocation(of: Int16.self, capacity: vCount + hCount + rgbaCount) { scratch in
+            let base = scratch.baseAddress!
+            base.initialize(repeating: 0, count: vCount + hCount + rgbaCount)
+            let v = base + 2, h = base + vCount, rgba = UnsafeMutableRawPointer(h + hCount)
+            for pair in pairs {
+                for half in 0 ..< 2 {
+                    let row = 2 * pair + half
+                    // As in the scalar model: rows pair−1, pair (¼, ¾) for an even row, pair, pair+1
+                    // (¾, ¼) for an odd one, clamped.
+                    let other = min(max(half == 0 ? pair - 1 : pair + 1, 0), ch - 1)
+                    Self.blendRows(near: chroma + pair * chromaStride, far: chroma + other * chromaStride, count: 2 * cw, into: v)
+                    // Clamped edges: pair −1 repeats pair 0, pair cw repeats pair cw − 1.
+                    v[-2] = v[0]; v[-1] = v[1]
+                    v[2 * cw] = v[2 * cw - 2]; v[2 * cw + 1] = v[2 * cw - 1]
+                    if k.leftSited {
+                        Self.upsampleRow(v, into: h, chromaWidth: cw, left: true)
+                    } else {
+                        Self.upsampleRow(v, into: h, chromaWidth: cw, left: false)
+                    }
+                    let y = luma + row * lumaStride
+                    switch layout {
+                    case .rgba8:
+                        decodeRow(y, h, output + row * width * 4, terms)
+                    case .rgb8:
+                        decodeRow(y, h, rgba, terms)
+                        dropAlpha(from: rgba, to: output + row * width * 3, pixels: width)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `convertBilinearScalar`'s decode constants, with the chroma centring (−2048 sixteenths)
+    /// and the luma bias folded into one bias a channel, and luma's coefficient split as
+    /// `Y·luma = Y << 16 + Y·lumaExtra`.
+    ///
+    /// The chroma coefficients and `lumaExtra` fit `Int16` and multiply values known to fit 15
+    /// bits, so LLVM can compile a product to one `pmaddwd` (SSE2 has no 32-bit multiply; AVX2's
+    /// `vpmulld` is two µops and ten cycles). It does so for most of them: coefficients it
+    /// spills, or whose sign extension it no longer sees after hoisting, stay `pmulld`.
+    private struct BilinearTerms {
+        let lumaExtra: Int16, red: Int16, greenCb: Int16, greenCr: Int16, blue: Int16
+        let redBias: Int32, greenBias: Int32, blueBias: Int32
+
+        init(_ k: FrameConverterConstants) {
+            // Luma scales 1 or 255/219 and chroma coefficients below 2.2 levels a code: all fit.
+            lumaExtra = Int16(k.bilinearLuma - 65536)
+            red = Int16(k.bilinearRed)
+            greenCb = Int16(k.bilinearGreenCb)
+            greenCr = Int16(k.bilinearGreenCr)
+            blue = Int16(k.bilinearBlue)
+            redBias = k.bilinearLumaBias &- 2048 &* k.bilinearRed
+            greenBias = k.bilinearLumaBias &+ 2048 &* k.bilinearGreenCb &+ 2048 &* k.bilinearGreenCr
+            blueBias = k.bilinearLumaBias &- 2048 &* k.bilinearBlue
+        }
+
+        /// One pixel as an RGBA word, scalar: the vector step's arithmetic, for the last
+        /// `width % 8` pixels.
+        @inline(__always)
+        func pixel(y: UInt8, cb: Int16, cr: Int16) -> UInt32 {
+            let l = Int32(y) << 16 &+ Int32(y) &* Int32(lumaExtra), cb = Int32(cb), cr = Int32(cr)
+            let r = FrameConverterConstants.clamp8((l &+ cr &* Int32(red) &+ redBias) >> 16)
+            let g = FrameConverterConstants.clamp8((l &- cb &* Int32(greenCb) &- cr &* Int32(greenCr) &+ greenBias) >> 16)
+            let b = FrameConverterConstants.clamp8((l &+ cb &* Int32(blue) &+ blueBias) >> 16)
+            return UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000
+        }
+    }
+
+    /// `v[i] = 3·near[i] + far[i]` for `i < count` (0…1020: quarters of a code).
+    @inline(__always)
+    private static func blendRows(near: UnsafeRawPointer, far: UnsafeRawPointer, count: Int, into v: UnsafeMutablePointer<Int16>) {
+        let out = UnsafeMutableRawPointer(v)
+        var i = 0
+        while i + 16 <= count {
+            let n = widened(near.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
+            let f = widened(far.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
+            out.storeBytes(of: n &* 3 &+ f, toByteOffset: 2 * i, as: SIMD16<Int16>.self)
+            i += 16
+        }
+        while i < count {
+            v[i] = 3 * Int16(near.load(fromByteOffset: i, as: UInt8.self)) + Int16(far.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+    }
+
+    /// Bytes zero-extended to 16-bit lanes.
+    @inline(__always)
+    private static func widened(_ bytes: SIMD16<UInt8>) -> SIMD16<Int16> {
+        SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: bytes.lowHalf),
+                      highHalf: SIMD8<Int16>(truncatingIfNeeded: bytes.highHalf))
+    }
+
+    /// `upsample`'s arithmetic, 8 chroma pairs (16 pixels) a step: `v` holds the blended row with
+    /// pairs −1 and `cw` set to the clamped edges; the last step reads and writes past the row,
+    /// into the scratch rows' spare room.
+    @inline(__always)
+    private static func upsampleRow(_ v: UnsafeMutablePointer<Int16>, into h: UnsafeMutablePointer<Int16>, chromaWidth cw: Int,
+                                     left: Bool) {
+        let src = UnsafeRawPointer(v), dst = UnsafeMutableRawPointer(h)
+        var i = 0
+        while i < cw {
+            // Lanes 2j, 2j+1: Cb, Cr of pair i + j; `prev` and `next` are the neighbouring pairs.
+            let here = src.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Int16>.self)
+            let next = src.loadUnaligned(fromByteOffset: 4 * i + 4, as: SIMD16<Int16>.self)
+            let even, odd: SIMD16<Int16>
+            if left {
+                even = here &<< 2
+                odd = (here &+ next) &<< 1
+            } else {
+                let prev = src.loadUnaligned(fromByteOffset: 4 * i - 4, as: SIMD16<Int16>.self)
+                even = here &* 3 &+ prev
+                odd = here &* 3 &+ next
+            }
+            // Pixel 2(i+j) takes even pair j, pixel 2(i+j)+1 odd pair j: interleave 32 bits at a time.
+            let e = unsafeBitCast(even, to: SIMD8<Int32>.self), o = unsafeBitCast(odd, to: SIMD8<Int32>.self)
+            dst.storeBytes(of: SIMD8<Int32>(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3]), toByteOffset: 8 * i, as: SIMD8<Int32>.self)
+            dst.storeBytes(of: SIMD8<Int32>(e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7]), toByteOffset: 8 * i + 32,
+                           as: SIMD8<Int32>.self)
+            i += 8
+        }
+    }
+
+    /// Decodes one row to RGBA from luma `y` and per-pixel Cb,Cr `h` (sixteenths, `Int16`
+    /// pairs), 8 pixels a step, the last `width % 8` scalar.
+    @inline(__always)
+    private func decodeRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int16>, _ o: UnsafeMutableRawPointer, _ t: BilinearTerms) {
+        let hc = UnsafeRawPointer(h)
+        let lumaExtra = SIMD8<Int32>(repeating: Int32(t.lumaExtra)), red = SIMD8<Int32>(repeating: Int32(t.red))
+        let greenCb = SIMD8<Int32>(repeating: Int32(t.greenCb)), greenCr = SIMD8<Int32>(repeating: Int32(t.greenCr))
+        let blue = SIMD8<Int32>(repeating: Int32(t.blue))
+        var x = 0
+        while x + 8 <= width {
+            let yv = SIMD8<Int32>(truncatingIfNeeded: y.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self))
+            let l = (yv &<< 16) &+ yv &* lumaExtra
+            // One Cb | Cr << 16 word a pixel, both 0…4080: masking to 12 bits loses nothing and
+            // tells LLVM the products are 16 × 16-bit.
+            let w = hc.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Int32>.self)
+            let cb = w & 0xFFF, cr = (w &>> 16) & 0xFFF
+            // Levels before clamping lie within about ±600: 16-bit lanes hold them.
+            let r = (l &+ cr &* red &+ t.redBias) &>> 16
+            let g = (l &- cb &* greenCb &- cr &* greenCr &+ t.greenBias) &>> 16
+            let b = (l &+ cb &* blue &+ t.blueBias) &>> 16
+            let rg = Self.clamp255(SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: r), highHalf: SIMD8<Int16>(truncatingIfNeeded: g)))
+            let bb = Self.clamp255(SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: b), highHalf: .zero))
+            let lo = rg.lowHalf | rg.highHalf &<< 8, hi = bb.lowHalf | -256
+            o.storeBytes(of: SIMD16<Int16>(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3],
+                                           lo[4], hi[4], lo[5], hi[5], lo[6], hi[6], lo[7], hi[7]),
+                         toByteOffset: 4 * x, as: SIMD16<Int16>.self)
+            x += 8
+        }
+        while x < width {
+            o.storeBytes(of: t.pixel(y: y.load(fromByteOffset: x, as: UInt8.self), cb: h[2 * x], cr: h[2 * x + 1]),
+                         toByteOffset: 4 * x, as: UInt32.self)
+            x += 1
+        }
+    }
+
+    /// Clamps to 0…255 with shift-and-mask arithmetic (one vector max and one min).
+    @inline(__always)
+    private static func clamp255(_ v: SIMD16<Int16>) -> SIMD16<Int16> {
+        let z = v & ~(v &>> 15)                 // negative → 0
+        let over = (255 &- z) &>> 15            // all ones where z > 255
+        return (z | over) & 255
+    }
+
+    // MARK: Bilinear, scalar model
+
+    /// Converts row pairs `pairs` with bilinear chroma, one value at a time: the model the
+    /// vector kernel (`convertBilinear`) must equal bit for bit. Tests only.
+    ///
     /// Chroma is interpolated exactly in sixteenths of a code (weights are multiples of 1/4 on
     /// each axis), then decoded with 32-bit arithmetic in 16-bit fractions of a level.
-    func convertBilinear(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
+    func convertBilinearScalar(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
         precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
         let cw = width / 2, ch = height / 2
         let bpp = layout.bytesPerPixel

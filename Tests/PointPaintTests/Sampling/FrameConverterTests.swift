@@ -97,6 +97,21 @@ private func uniformImage(width: Int = 2, height: Int = 2, y: UInt8, cb: UInt8, 
               chromaPlane: (0 ..< width * height / 2).map { $0 % 2 == 0 ? cb : cr })
 }
 
+/// `FramePlanes.convertBilinearScalar` over the whole image: the bilinear kernel's scalar model.
+private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter, _ layout: PixelLayout) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: image.width * image.height * layout.bytesPerPixel)
+    let k = FrameConverterConstants(encoding: converter.encoding, siting: converter.siting)
+    image.luma.withUnsafeBytes { luma in
+        image.chroma.withUnsafeBytes { chroma in
+            out.withUnsafeMutableBytes { o in
+                FramePlanes(image: image, luma: luma, chroma: chroma, output: o, layout: layout)
+                    .convertBilinearScalar(rowPairs: 0 ..< image.height / 2, k)
+            }
+        }
+    }
+    return out
+}
+
 @Suite struct FrameConverterTests {
     // MARK: The reference and YCbCrEncoding against the standards
 
@@ -212,6 +227,43 @@ private func uniformImage(width: Int = 2, height: Int = 2, y: UInt8, cb: UInt8, 
                     #expect(compare(fast, reference).maxDifference <= 1, "\(siting) \(width)×\(height) \(layout)")
                 }
             }
+        }
+    }
+
+    @Test("The bilinear vector kernel equals its scalar model bit for bit", arguments: allEncodings)
+    func bilinearMatchesScalarModel(_ encoding: YCbCrEncoding) {
+        // Widths below one 8-pixel step (2, 4, 6), with scalar tails (18, 22, 34, 66: chroma rows
+        // of 18…66 bytes against 16-byte blend steps and 8-pair upsampling steps), and exact
+        // multiples (16, 32); odd strides and plane offsets. Random codes reach both clamps.
+        var rng = TestRandom(state: 29)
+        let sizes = [(2, 2), (4, 2), (6, 4), (16, 2), (18, 6), (22, 4), (32, 4), (34, 10), (66, 6)]
+        for siting in ChromaSiting.allCases {
+            let converter = FrameConverter(encoding: encoding, siting: siting)
+            for (width, height) in sizes {
+                let image = randomImage(width: width, height: height, lumaStride: width + 3, chromaStride: width + 5,
+                                        lumaOffset: 2, chromaOffset: 1, rng: &rng)
+                for layout in PixelLayout.allCases {
+                    let vector = converter.converted(image, to: layout, interpolation: .bilinear)
+                    let model = bilinearScalarModel(image, converter, layout)
+                    let differing = zip(vector, model).filter { $0 != $1 }.count
+                    #expect(differing == 0, "\(siting) \(width)×\(height) \(layout): \(differing) bytes differ from the scalar model")
+                }
+            }
+        }
+    }
+
+    @Test("The bilinear vector kernel equals its scalar model on extreme codes", arguments: ChromaSiting.allCases)
+    func bilinearMatchesScalarModelAtExtremes(_ siting: ChromaSiting) {
+        // Codes 0 and 255 only, in every plane: the largest chroma sums and the clamps at both ends.
+        var rng = TestRandom(state: 31)
+        let (width, height) = (50, 8)
+        let luma = (0 ..< width * height).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 }
+        let chroma = (0 ..< width * height / 2).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 }
+        let image = NV12Image(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
+        for encoding in allEncodings {
+            let converter = FrameConverter(encoding: encoding, siting: siting)
+            #expect(converter.converted(image, interpolation: .bilinear) == bilinearScalarModel(image, converter, .rgba8),
+                    "\(encoding)")
         }
     }
 
