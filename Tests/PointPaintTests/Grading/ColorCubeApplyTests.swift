@@ -90,3 +90,40 @@ import Testing
         #expect(one == Array(gradedRGB.prefix(3)))
     }
 }
+
+/// The compact table's handling of entries it has to clamp.
+@Suite struct ColorCubeApplyClampingTests {
+    /// A NaN entry clamps to −1 like in the float tables, and its channel's stored range reaches
+    /// down to −1: grading matches the same cube with −1 in its place, channel by channel.
+    @Test(arguments: 0 ..< 3)
+    func nanEntryGradesLikeMinusOne(channel: Int) {
+        var withNaN = gradingRandomCube(size: 9, seed: 5)
+        var withMinusOne = withNaN
+        let index = withNaN.index(red: 4, green: 2, blue: 6)
+        withNaN.entries[index][channel] = .nan
+        withMinusOne.entries[index][channel] = -1
+        let colours = gradingTestColours(random: 2000)
+        for interpolation in ColorCube.Interpolation.allCases {
+            var a = colours, b = colours
+            withNaN.apply(to: &a, interpolation: interpolation)
+            withMinusOne.apply(to: &b, interpolation: interpolation)
+            #expect(a == b, "\(interpolation)")
+        }
+    }
+
+    /// Entries beyond −1…2 (and infinities) clamp to the ends of that range before the range of
+    /// each channel is taken: the same output as the cube with its entries clamped beforehand.
+    @Test func outOfRangeEntriesGradeLikeClampedOnes() {
+        var wild = gradingRandomCube(size: 9, seed: 8)
+        wild.entries[10] = SIMD3(-5, 7, .infinity)
+        wild.entries[500] = SIMD3(3, -.infinity, -1.5)
+        let clamped = ColorCube(size: 9, entries: wild.entries.map { $0.clamped(lowerBound: SIMD3(repeating: -1), upperBound: SIMD3(repeating: 2)) })
+        let colours = gradingTestColours(random: 2000)
+        for interpolation in ColorCube.Interpolation.allCases {
+            var a = colours, b = colours
+            wild.apply(to: &a, interpolation: interpolation)
+            clamped.apply(to: &b, interpolation: interpolation)
+            #expect(a == b, "\(interpolation)")
+        }
+    }
+}
