@@ -116,10 +116,14 @@ extension PLYFile {
         return VoxelCloud(voxelSize: size, positions: centres, colors: boxColors)
     }
 
+    /// An 8-bit colour code scaled to 0…1, as both ways of reading a cloud scale it.
+    @inline(__always)
+    static func unitValue(_ code: UInt8) -> Float { Float(code) * (1 / 255) }
+
     /// A colour channel scaled to 0…1 (integer types by their maximum).
     static func unitChannel(_ column: PLYColumn) -> [Float] {
         switch column {
-        case .uint8(let v): return v.map { Float($0) * (1 / 255) }
+        case .uint8(let v): return v.map(unitValue)
         case .uint16(let v): return v.map { Float($0) * (1 / 65535) }
         case .int8(let v): return v.map { Float($0) / 127 }
         case .int16(let v): return v.map { Float($0) / 32767 }
@@ -192,7 +196,7 @@ extension PLYReader {
         @inline(__always) func value(_ p: UnsafeRawPointer, _ f: (offset: Int, type: PLYScalarType)) -> Float {
             switch f.type {
             case .uint8:
-                return Float(p.load(fromByteOffset: f.offset, as: UInt8.self)) * (1 / 255)
+                return PLYFile.unitValue(p.load(fromByteOffset: f.offset, as: UInt8.self))
             case .float64:
                 let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt64.self)
                 return Float(Double(bitPattern: swap ? bits.byteSwapped : bits))

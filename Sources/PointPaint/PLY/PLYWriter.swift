@@ -61,19 +61,19 @@ public struct PLYWriter: Sendable {
     ///   first written without them while the encoder watches for a wide colour; only a cloud
     ///   that has one is written again, with them.
     public func write(_ cloud: VoxelCloud, to path: String) throws {
+        guard encoding != .ascii else { return try PLYWriter.writeFile(encode(cloud, file: path), to: path) }
         try checkBoxes(cloud, file: path)
         try AtomicFile.write(to: path) { temporary in
             var sink = try FileSink(temporary: temporary, file: path)
             defer { sink.close() }
-            if encoding == .ascii {
-                let wide = resolvedWide(cloud)
-                let bytes = PLYWriter.asciiCloud(cloud, header: header(cloud, wide: wide), wide: wide, boxes: geometry == .boxes)
-                try bytes.withUnsafeBytes { try sink.write($0) }
-            } else if wideColor == .auto, try !writeBinary(cloud, wide: false, watchForWide: true, to: &sink) {
-                try sink.rewind()
-                _ = try writeBinary(cloud, wide: true, watchForWide: false, to: &sink)
-            } else if wideColor != .auto {
-                _ = try writeBinary(cloud, wide: wideColor == .always, watchForWide: false, to: &sink)
+            switch wideColor {
+            case .auto:
+                if try !writeBinary(cloud, wide: false, watchForWide: true, to: &sink) {
+                    try sink.rewind()
+                    try writeBinary(cloud, wide: true, watchForWide: false, to: &sink)
+                }
+            case .always, .never:
+                try writeBinary(cloud, wide: wideColor == .always, watchForWide: false, to: &sink)
             }
             try sink.finish()
         }
@@ -81,6 +81,7 @@ public struct PLYWriter: Sendable {
 
     /// Streams the binary file to `sink`. Watching for wide colour, it stops at the first chunk
     /// that has one and returns false.
+    @discardableResult
     private func writeBinary(_ cloud: VoxelCloud, wide: Bool, watchForWide: Bool, to sink: inout FileSink) throws -> Bool {
         try Array(header(cloud, wide: wide).utf8).withUnsafeBytes { try sink.write($0) }
         let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian)

@@ -29,9 +29,9 @@ import Foundation
 /// ## Cost
 /// - Memory: 48 bytes a voxel for its record, plus 8 bytes a hash slot at a load between
 ///   0.31 and 0.62, so 61–74 bytes a voxel (plus up to 2× record capacity while growing).
-/// - Insert: O(1) expected; one hash-slot and one record access per sample. About 10–15 M
-///   samples per second per core on a 1 M-voxel store whose records do not fit in cache
-///   (see `Benchmarks/Benchmarks/Scene`).
+/// - Insert: O(1) expected; one hash-slot and one record access per sample. Large batches are
+///   partitioned first (`add(points:colors:frame:)`): 10 M samples into about 1 M voxels, then
+///   `cloud()`, took 652 ms on the 2-core reference machine (`Benchmarks/Benchmarks/Scene`).
 public struct SceneStore: Sendable {
     /// Edge length of a voxel in world units (metres).
     public let voxelSize: Float
