@@ -5,7 +5,8 @@ extension ColorCube {
     /// - Parameters:
     ///   - pixels: `count · channels` samples; a trailing partial pixel is left untouched.
     ///   - channels: 3 (RGB) or 4 (RGBA, or any 4-byte layout with colour first).
-    /// - Complexity: O(pixels) plus one 16-bit copy of the table (about 1.3 ms for 64³). With a
+    /// - Complexity: O(pixels), plus one 16-bit copy of the table (about 1.3 ms for 64³) on the
+    ///   first call for these entries; later calls reuse it. With a
     ///   64³ cube, per million colours on one core (release build, baseline x86-64, 2-core Xeon VM
     ///   shared with other work, best of 10–12 runs of thread CPU time and of the ordo-one
     ///   benchmark's wall clock, table build included): photo-like colours about 9.3 ms trilinear
@@ -17,8 +18,7 @@ extension ColorCube {
         precondition(channels >= 3, "colours need at least 3 channels")
         guard let start = pixels.baseAddress else { return }
         let count = pixels.count / channels
-        let table = CompactCubeTable(self)
-        let codes = CubeCodeTable(size: size)
+        let (table, codes) = tables.eightBit(for: self)
         table.values.withUnsafeBufferPointer { t in
             codes.offsets.withUnsafeBufferPointer { offsets in
                 codes.fractions.withUnsafeBufferPointer { fractions in

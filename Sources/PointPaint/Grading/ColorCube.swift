@@ -6,15 +6,25 @@
 /// encoded (gamma) R′G′B′ in 0…1. Between lattice points the table is interpolated
 /// (`Interpolation.trilinear` by default).
 ///
-/// The stored members are exactly `size` and `entries`, so a renderer can upload the entries as a
-/// 3D texture of `size × size × size` (x = red). `SIMD3<Float>` has a stride of 16 bytes, so the
-/// array's memory is RGBx with an unused fourth float; repack it for a tightly packed RGB upload.
+/// The cube's value is exactly `size` and `entries` (equality compares those), so a renderer can
+/// upload the entries as a 3D texture of `size × size × size` (x = red). `SIMD3<Float>` has a
+/// stride of 16 bytes, so the array's memory is RGBx with an unused fourth float; repack it for a
+/// tightly packed RGB upload. Beside them a cube keeps the working tables of the 8-bit `apply`,
+/// built on first use and shared by copies until the entries change.
 public struct ColorCube: Sendable, Equatable {
     /// Lattice points along each axis, 2…256.
     public let size: Int
     /// `size³` output colours, red index fastest, then green, then blue; encoded values, nominally
     /// 0…1 (values outside are kept and clamped when applied to 8-bit colours).
-    public var entries: [SIMD3<Float>]
+    public var entries: [SIMD3<Float>] {
+        didSet { tables = CubeTables() }
+    }
+    /// The 8-bit apply's tables for the current entries (see `CubeTables`).
+    var tables = CubeTables()
+
+    public static func == (a: ColorCube, b: ColorCube) -> Bool {
+        a.size == b.size && a.entries == b.entries
+    }
 
     /// The sizes a cube may have: 2…256 points per axis.
     public static let sizeRange = 2 ... 256

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A cube's entries widened to `SIMD4<Float>` with a zero fourth lane, so each lattice point is
 /// one aligned 16-byte load with no stray bits in the unused lane; the working form of the fast
 /// lookups (8-bit apply, composition). Unsafe pointer use is confined to the closures here.
@@ -194,5 +196,27 @@ struct CompactCubeTable: Sendable {
             }
             initialized = count
         }
+    }
+}
+
+/// The working tables of a cube's 8-bit apply (the quantised entries and the code table), built
+/// the first time they are asked for and kept: building the 16-bit table of a 64³ cube costs about
+/// 1.3 ms, a sixth of applying it to a million colours. A `ColorCube` holds one instance and
+/// replaces it with a new, empty one whenever its entries change, so copies of an unchanged cube
+/// share the tables and a changed cube never sees stale ones. Safe to use from many threads: the
+/// first caller builds under the lock, later ones copy the built value (two array references).
+final class CubeTables: @unchecked Sendable {
+    // Invariant: `built` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var built: (table: CompactCubeTable, codes: CubeCodeTable)?
+
+    /// The tables for `cube`, which must be the cube holding this instance.
+    func eightBit(for cube: ColorCube) -> (table: CompactCubeTable, codes: CubeCodeTable) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let built { return built }
+        let made = (CompactCubeTable(cube), CubeCodeTable(size: cube.size))
+        built = made
+        return made
     }
 }

@@ -55,6 +55,32 @@ import Testing
         Self.checkAgainstReference(cube, Self.gridColours, "noir ×1.8")
     }
 
+    /// The working tables are kept between applies: a cube whose entries change afterwards (through
+    /// `entries` or the subscript) must grade with its new entries, and a copy taken before the
+    /// change with the old ones.
+    @Test func changingEntriesAfterAnApplyUsesTheNewEntries() {
+        var cube = gradingSmoothCube(size: 17)
+        let before = cube
+        var colours = gradingTestColours(random: 2000)
+        let original = colours
+        cube.apply(to: &colours, interpolation: .tetrahedral)  // builds and keeps the tables
+        cube[red: 8, green: 8, blue: 8] = SIMD3(1, 0, 0)
+        cube.entries[0] = SIMD3(0, 1, 0)
+        for interpolation in ColorCube.Interpolation.allCases {
+            var graded = original
+            cube.apply(to: &graded, interpolation: interpolation)
+            var fresh = original  // a new cube with the same entries builds its tables anew
+            ColorCube(size: cube.size, entries: cube.entries).apply(to: &fresh, interpolation: interpolation)
+            #expect(graded == fresh, "\(interpolation)")
+            var old = original, oldFresh = original
+            before.apply(to: &old, interpolation: interpolation)
+            ColorCube(size: before.size, entries: before.entries).apply(to: &oldFresh, interpolation: interpolation)
+            #expect(old == oldFresh, "\(interpolation)")
+            #expect(graded != old, "\(interpolation)")
+        }
+        #expect(cube != before)
+    }
+
     @Test func flatChannelsGiveConstantOutput() {
         let cube = ColorCube(size: 5) { p in SIMD3(0.25, p.y, 1) }
         var colours = gradingTestColours(random: 500)
