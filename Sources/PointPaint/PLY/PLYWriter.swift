@@ -273,8 +273,7 @@ public struct PLYWriter: Sendable {
                         return (o.pointer - out, false)
                     }
                     if !boxes && !wide && !bigEndian {
-                        let worst = PLYWriter.littleEndianPoints(positions, colors, range, into: out)
-                        return (range.count * 15, worst > PLYWriter.oneBits)
+                        return (range.count * 15, PLYWriter.littleEndianPoints(positions, colors, range, into: out))
                     }
                     if boxes {
                         let offsets = PLYWriter.corners.map { $0 * (cloud.voxelSize ?? 0) }
@@ -292,21 +291,55 @@ public struct PLYWriter: Sendable {
 
     /// The common file, little-endian points without float colours: each 15-byte record is
     /// stored as 16 + 4 overlapping bytes, the overlap overwritten by the next record (so `out`
-    /// needs one byte of slack after the last).
-    /// Returns the largest `colorBits` of the colours it wrote.
+    /// needs one byte of slack after the last). Each position and colour is read as one 16-byte
+    /// vector (`SIMD3<Float>` is stored like `SIMD4<Float>`; the padding lane's bytes land only
+    /// where the next record, or the slack byte, goes), and the colour is quantised in vector
+    /// registers (`quantizedWord`). Returns whether a colour had a channel outside 0…1 (or NaN).
     fileprivate static func littleEndianPoints(_ positions: UnsafeBufferPointer<SIMD3<Float>>, _ colors: UnsafeBufferPointer<SIMD3<Float>>,
-                                               _ range: Range<Int>, into out: UnsafeMutableRawPointer) -> UInt32 {
+                                               _ range: Range<Int>, into out: UnsafeMutableRawPointer) -> Bool {
+        precondition(range.lowerBound >= 0 && range.upperBound <= min(positions.count, colors.count))
+        precondition(MemoryLayout<SIMD3<Float>>.stride == MemoryLayout<SIMD4<Float>>.stride)
+        guard !range.isEmpty else { return false }
+        var p = UnsafeRawPointer(positions.baseAddress! + range.lowerBound)
+        var c = UnsafeRawPointer(colors.baseAddress! + range.lowerBound)
         var o = out
-        var worst: UInt32 = 0
-        for i in range {
-            let p = positions[i], c = colors[i]
-            o.storeBytes(of: SIMD4(p.x, p.y, p.z, 0), as: SIMD4<Float>.self)
-            let rgb = UInt32(quantize(c.x)) | UInt32(quantize(c.y)) << 8 | UInt32(quantize(c.z)) << 16
-            o.storeBytes(of: rgb, toByteOffset: 12, as: UInt32.self)
+        var outside = SIMD4<Int32>.zero
+        for _ in range {
+            o.storeBytes(of: p.load(as: SIMD4<Float>.self), as: SIMD4<Float>.self)
+            let colour = c.load(as: SIMD4<Float>.self)
+            o.storeBytes(of: quantizedWord(colour), toByteOffset: 12, as: UInt32.self)
+            outside |= outsideUnitBits(colour)  // lane 3 (padding) is ignored below
             o += 15
-            worst = max(worst, colorBits(c))
+            p += 16
+            c += 16
         }
-        return worst
+        return (outside.x | outside.y | outside.z) < 0
+    }
+
+    /// `quantize` of lanes 0, 1, 2 as the bytes of a word, `r | g << 8 | b << 16` (the top byte
+    /// holds lane 3's, whatever it was), with the same result per lane: `⌊v·255 + 0.5⌋`
+    /// clamped to 0…255, NaN → 0. Branch-free vector code: the clamp by selects, the floor by
+    /// rounding with 2²³ and stepping down where that rounded up.
+    @inline(__always)
+    static func quantizedWord(_ v: SIMD4<Float>) -> UInt32 {
+        var t = v * 255 + 0.5
+        t.replace(with: SIMD4<Float>(), where: .!(t .> SIMD4<Float>()))  // below 0, and NaN, → 0
+        t.replace(with: SIMD4(repeating: 255), where: t .> SIMD4(repeating: 255))
+        let magic = SIMD4<Float>(repeating: 8_388_608)  // 2²³: t + 2²³ holds round(t) in its low bits
+        let rounded = t + magic
+        var codes = unsafeBitCast(rounded, to: SIMD4<Int32>.self) &- 0x4B00_0000
+        codes.replace(with: codes &- 1, where: rounded - magic .> t)
+        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: codes), to: UInt32.self)
+    }
+
+    /// Sign bit set in each lane whose channel is outside 0…1 or NaN (−0 counts as 0), for OR-ing
+    /// over many colours (callers look at lanes 0…2 only): as `Int32` the bit patterns of 0…1 are
+    /// exactly 0…`oneBits`, so `oneBits − bits` is negative above 1 (and for NaN) and `bits`
+    /// itself below 0.
+    @inline(__always)
+    static func outsideUnitBits(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+        let bits = unsafeBitCast(v + SIMD4<Float>(), to: SIMD4<Int32>.self)
+        return (Int32(bitPattern: oneBits) &- bits) | bits
     }
 
     private static func asciiCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool) -> [UInt8] {

@@ -19,6 +19,29 @@ struct PLYWriterTests {
         for code in 0 ... 255 { #expect(PLYWriter.quantize(Float(code) / 255) == UInt8(code)) }
     }
 
+    @Test("the vector quantisation of the points fast path equals quantize lane by lane, and flags what hasWideColor flags")
+    func vectorQuantize() {
+        // Every code's centre and the float neighbours of each half-level boundary (where floor
+        // and round-to-even part), the unit range's edges, specials, and a random spread.
+        var values: [Float] = [0, -0.0, 1, 0.5, -3, 7, .infinity, -.infinity, .nan, -.nan,
+                               .leastNonzeroMagnitude, -.leastNonzeroMagnitude, Float(1).nextUp, Float(1).nextDown, 254.5 / 255]
+        for code in 0 ... 256 {
+            let half = (Float(code) - 0.5) / 255
+            values += [Float(code) / 255, half, half.nextUp, half.nextDown, half.nextUp.nextUp, half.nextDown.nextDown]
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0 ..< 20_000 { values.append(Float.random(in: -0.2 ... 1.2, using: &rng)) }
+        for (k, v) in values.enumerated() {
+            let other = values[(k * 7 + 3) % values.count], third = values[(k * 13 + 5) % values.count]
+            let lanes = SIMD4<Float>(v, other, third, .nan)
+            let word = PLYWriter.quantizedWord(lanes)
+            let expected = UInt32(PLYWriter.quantize(v)) | UInt32(PLYWriter.quantize(other)) << 8 | UInt32(PLYWriter.quantize(third)) << 16
+            #expect(word & 0xFF_FFFF == expected, "\(v) \(other) \(third)")
+            let flagged = PLYWriter.outsideUnitBits(lanes)
+            #expect(((flagged.x | flagged.y | flagged.z) < 0) == PLYWriter.hasWideColor([SIMD3(v, other, third)]), "\(v) \(other) \(third)")
+        }
+    }
+
     @Test("wide colour is any channel below 0, above 1 or NaN; −0 and 1 are not wide")
     func wideDetection() {
         #expect(!PLYWriter.hasWideColor([SIMD3(0, 0.5, 1), SIMD3(-0.0, 1, 0)]))
