@@ -24,9 +24,11 @@ let package = Package(
             providers: [.apt(["libglfw3-dev", "libgl-dev"]), .brew(["glfw"])]),
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
+        // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
+        .target(name: "CPointPaintSupport"),
 
         // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec"]),
+        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintSupport"]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(
