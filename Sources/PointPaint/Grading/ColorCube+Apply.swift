@@ -115,6 +115,8 @@ private struct Kernel8 {
     /// random colours took 9.5–9.8 ms a million trilinear instead of 13.2 (4–8 pixels were best;
     /// 24 lost half the gain), at a cost of about 0.7 ms on photo-like colours.
     static let prefetchDistance = 8
+    /// Cell bases kept between the prefetch and the blend: a power of two above the distance.
+    static let ringSize = 16
 
     @inline(__always)
     func corner(_ q: UnsafePointer<SIMD4<UInt16>>, _ i: Int) -> SIMD4<Float> {
@@ -137,7 +139,7 @@ private struct Kernel8 {
     /// Runs `colour` (codes in, codes out) over `count` pixels of `channels` samples.
     @inline(__always)
     func run(_ start: UnsafeMutablePointer<UInt8>, count: Int, channels: Int,
-             _ colour: (_ r: Int, _ g: Int, _ b: Int) -> SIMD4<Int32>) {
+             _ colour: (_ r: Int, _ g: Int, _ b: Int, _ base: Int) -> SIMD4<Int32>) {
         let nn = n * n
         let distance = Self.prefetchDistance
         // Each pixel is read and written as one 4-byte word whose fourth byte (alpha, or the next
@@ -148,39 +150,51 @@ private struct Kernel8 {
         // last pixel's word would end past the buffer: it takes single-byte stores instead.
         let words = channels >= 4 ? count : max(count - 1, 0)
         var p = UnsafeMutableRawPointer(start)
-        var word = words > 0 ? p.loadUnaligned(as: UInt32.self) : 0
-        for i in 0 ..< words {
-            // The four rows of the cell a later pixel falls in (each row's two corners are 16
-            // bytes, one cache line or rarely two) are asked for now, while this pixel is blended.
-            if i + distance < words {
-                let w = (p + distance * channels).loadUnaligned(as: UInt32.self)
-                let base = Int(offsets[Int(w & 0xFF)]) + Int(offsets[256 + Int((w >> 8) & 0xFF)]) + Int(offsets[512 + Int((w >> 16) & 0xFF)])
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.ringSize) { ring in
+            let ring = ring.baseAddress!
+            // The cell of a pixel `distance` ahead: its four rows (each row's two corners are 16
+            // bytes, one cache line or rarely two) are asked for now, and its base kept in the
+            // ring until that pixel is blended.
+            @inline(__always) func ahead(_ k: Int, _ w: UInt32) {
+                let base = cellBase(Int(w & 0xFF), Int((w >> 8) & 0xFF), Int((w >> 16) & 0xFF))
+                ring[k & (Self.ringSize - 1)] = base
                 let q = table + base
                 pp_prefetch(q); pp_prefetch(q + n); pp_prefetch(q + nn); pp_prefetch(q + nn + n)
             }
-            let next = i + 1 < words ? (p + channels).loadUnaligned(as: UInt32.self) : 0
-            let c = colour(Int(word & 0xFF), Int((word >> 8) & 0xFF), Int((word >> 16) & 0xFF))
-            let out = unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: c), to: UInt32.self)
-            p.storeBytes(of: (out & 0x00FF_FFFF) | (word & 0xFF00_0000), as: UInt32.self)
-            word = next
-            p += channels
+            for k in 0 ..< min(distance, words) { ahead(k, (p + k * channels).loadUnaligned(as: UInt32.self)) }
+            var word = words > 0 ? p.loadUnaligned(as: UInt32.self) : 0
+            for i in 0 ..< words {
+                if i + distance < words { ahead(i + distance, (p + distance * channels).loadUnaligned(as: UInt32.self)) }
+                let next = i + 1 < words ? (p + channels).loadUnaligned(as: UInt32.self) : 0
+                let c = colour(Int(word & 0xFF), Int((word >> 8) & 0xFF), Int((word >> 16) & 0xFF), ring[i & (Self.ringSize - 1)])
+                let out = unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: c), to: UInt32.self)
+                p.storeBytes(of: (out & 0x00FF_FFFF) | (word & 0xFF00_0000), as: UInt32.self)
+                word = next
+                p += channels
+            }
         }
         let q = p.assumingMemoryBound(to: UInt8.self)
         for i in words ..< count {
             let o = (i - words) * channels
-            let c = colour(Int(q[o]), Int(q[o + 1]), Int(q[o + 2]))
+            let r = Int(q[o]), g = Int(q[o + 1]), b = Int(q[o + 2])
+            let c = colour(r, g, b, cellBase(r, g, b))
             q[o] = UInt8(truncatingIfNeeded: c.x)
             q[o + 1] = UInt8(truncatingIfNeeded: c.y)
             q[o + 2] = UInt8(truncatingIfNeeded: c.z)
         }
     }
 
+    /// The entry index of the lowest corner of the cell holding codes `r`, `g`, `b`.
+    @inline(__always)
+    func cellBase(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        Int(offsets[r]) + Int(offsets[256 + g]) + Int(offsets[512 + b])
+    }
+
     @inline(__always)
     func trilinear(_ start: UnsafeMutablePointer<UInt8>, count: Int, channels: Int) {
         let nn = n * n
         let maximumBase = (n - 2) * (1 + n + nn)
-        run(start, count: count, channels: channels) { r, g, b in
-            let base = Int(offsets[r]) + Int(offsets[256 + g]) + Int(offsets[512 + b])
+        run(start, count: count, channels: channels) { r, g, b, base in
             assert(base >= 0 && base <= maximumBase)
             let fr = fractions[r], fg = fractions[g], fb = fractions[b]
             let q = table + base
@@ -207,8 +221,7 @@ private struct Kernel8 {
                             far - steps.green, far - steps.blue, far - steps.blue]
         second.withUnsafeBufferPointer { second in
             third.withUnsafeBufferPointer { third in
-                run(start, count: count, channels: channels) { r, g, b in
-                    let base = Int(offsets[r]) + Int(offsets[256 + g]) + Int(offsets[512 + b])
+                run(start, count: count, channels: channels) { r, g, b, base in
                     assert(base >= 0 && base <= maximumBase)
                     let fr = fractions[r], fg = fractions[g], fb = fractions[b]
                     // x − y is negative (sign bit set) exactly when y > x (equal gives +0): the
