@@ -25,8 +25,12 @@ let package = Package(
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
 
+        // Row kernels for instruction sets beyond the x86-64 baseline (AVX2, AVX-512BW), chosen
+        // at run time: per-function target attributes, so no unsafe flags.
+        .target(name: "CPointPaintKernels"),
+
         // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec"]),
+        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintKernels"]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(
