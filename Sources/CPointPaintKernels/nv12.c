@@ -135,11 +135,24 @@ AVX2 void avx2_step(const uint8_t *y0, const uint8_t *y1, const uint8_t *c, uint
     avx2_store16(_mm256_shuffle_epi8(yb, v->lumaHi), r1, g1, b1, o1 + 64, v);
 }
 
+/// Output bytes ahead of the stores to prefetch: whole frames (11 MB of RGBA at 1920×1440)
+/// outgrow L2, so every output line is a read for ownership from L3 or memory; asking for it
+/// half a kilobyte early overlaps those misses with the arithmetic (AVX-512BW: 0.65 → 0.56 ms a
+/// frame on a Xeon with 2 MB L2; 512 bytes measured best among 256…2048).
+enum { PREFETCH_AHEAD = 512 };
+
+/// Prefetches the output lines `PREFETCH_AHEAD` bytes past `o … o + bytes` (prefetches never fault).
+static inline void prefetch_output(const uint8_t *o, int bytes) {
+    for (int line = 0; line < bytes; line += 64) __builtin_prefetch(o + PREFETCH_AHEAD + line, 1, 3);
+}
+
 /// One row pair from column `from` (`width − from ≥ 32`) to the end, 32 pixels a step.
 AVX2 void avx2_pair(const uint8_t *y0, const uint8_t *y1, const uint8_t *c, uint8_t *o0, uint8_t *o1,
                     ptrdiff_t from, ptrdiff_t width, const Avx2Constants *v) {
     ptrdiff_t x = from;
     for (;;) {
+        prefetch_output(o0 + 4 * x, 128);
+        prefetch_output(o1 + 4 * x, 128);
         avx2_step(y0 + x, y1 + x, c + x, o0 + 4 * x, o1 + 4 * x, v);
         if (x == width - 32) break;
         // The last step overlaps the previous one and writes the same values again.
@@ -243,6 +256,8 @@ void pointpaint_nv12_nearest_rgba_avx512bw(const uint8_t *luma, ptrdiff_t lumaSt
         uint8_t *o0 = output + 2 * i * outputStride, *o1 = o0 + outputStride;
         ptrdiff_t x = 0;
         for (;;) {
+            prefetch_output(o0 + 4 * x, 256);
+            prefetch_output(o1 + 4 * x, 256);
             avx512_step(y0 + x, y1 + x, c + x, o0 + 4 * x, o1 + 4 * x, &v);
             if (x == width - 64) break;
             x = x + 64 <= width - 64 ? x + 64 : width - 64;
