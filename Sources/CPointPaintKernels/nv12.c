@@ -4,12 +4,13 @@
 // Lane order. With in-lane (128-bit) byte/word interleaves, a vector of 16-bit pixels whose
 // 128-bit lane L holds pixels 4L…4L+3 and N+4L…N+4L+3 (N = 4 · lanes) comes out of
 // pack → unpack-bytes → unpack-words as RGBA in natural order: the low word interleave gives
-// pixels 0…N−1, the high one N…2N−1. Both planes get that order from one cross-lane dword
-// permute (`vpermd`) of the loaded bytes (a dword is 4 luma pixels, or 2 chroma pairs covering
-// 4 pixels), then one in-lane `vpshufb` a vector widens bytes to words, placing each byte in the
-// high half (`Y << 8`), so that a high multiply (`vpmulhuw`) by a coefficient with 8 more
-// fraction bits is the whole product-and-shift. Chroma is widened twice for the two pixels it
-// covers by the same shuffle. `vpackuswb` then clamps to 0…255 for nothing.
+// pixels 0…N−1, the high one N…2N−1. One in-lane `vpshufb` a vector both puts the bytes in that
+// order and widens them to words, placing each byte in the high half (`Y << 8`), so that a high
+// multiply (`vpmulhuw`) by a coefficient with 8 more fraction bits is the whole
+// product-and-shift; chroma is widened twice, for the two pixels it covers, by the same shuffle.
+// AVX2 feeds it 16 bytes broadcast to both lanes (a load, no shuffle: each lane picks its own
+// bytes); AVX-512 one cross-lane dword permute (`vpermd`) of 64 bytes (a dword is 4 luma pixels,
+// or 2 chroma pairs covering 4 pixels). `vpackuswb` then clamps to 0…255 for nothing.
 #include "PointPaintKernels.h"
 
 #if defined(__x86_64__)
@@ -62,32 +63,30 @@ static void scalar_pair(const uint8_t *y0, const uint8_t *y1, const uint8_t *c, 
 #define AVX2 __attribute__((target("avx2"), always_inline)) static inline
 
 typedef struct {
-    __m256i order, lumaLo, lumaHi, cbLo, cbHi, crLo, crHi;
+    __m256i luma16, cb16, cr16;
     __m256i luma, red, greenCb, greenCr, blue, redBias, greenBias, blueBias, alpha;
 } Avx2Constants;
 
-/// `vpshufb` mask widening lane bytes `first`, `first + step`, … to the high byte of each word,
-/// `repeat` words per byte.
-#define WIDEN_MASK(first, repeat, step)                                                                      \
-    ({                                                                                                       \
-        char m[32];                                                                                          \
-        for (int i = 0; i < 16; i++) {                                                                       \
-            m[2 * i + 0] = (char)0x80;                                                                       \
-            m[2 * i + 1] = (char)((first) + (step) * ((i & 7) / (repeat)));                                  \
-        }                                                                                                    \
-        _mm256_loadu_si256((const __m256i *)m);                                                              \
-    })
+/// The AVX2 `vpshufb` mask for 16 bytes broadcast to both lanes (`part`: 0 luma, 1 Cb, 2 Cr):
+/// word i of lane L takes pixel p = 4L + (i mod 4) + 8 · (i div 4) of the 16 (luma byte p, or
+/// chroma pair p div 2) into its high byte.
+__attribute__((target("avx2"))) static __m256i avx2_mask(int part) {
+    char m[32];
+    for (int lane = 0; lane < 2; lane++) {
+        for (int i = 0; i < 8; i++) {
+            int p = 4 * lane + (i & 3) + 8 * (i >> 2);
+            m[16 * lane + 2 * i] = (char)0x80;
+            m[16 * lane + 2 * i + 1] = (char)(part == 0 ? p : (p & ~1) + part - 1);
+        }
+    }
+    return _mm256_loadu_si256((const __m256i *)m);
+}
 
 __attribute__((target("avx2"))) static Avx2Constants avx2_constants(const PointPaintNV12Constants *k) {
     Avx2Constants v;
-    v.order = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    v.lumaLo = WIDEN_MASK(0, 1, 1);
-    v.lumaHi = WIDEN_MASK(8, 1, 1);
-    // Chroma pair j of a lane: Cb at byte 2j, Cr at 2j + 1; pixels 2j, 2j + 1 share it.
-    v.cbLo = WIDEN_MASK(0, 2, 2);
-    v.crLo = WIDEN_MASK(1, 2, 2);
-    v.cbHi = WIDEN_MASK(8, 2, 2);
-    v.crHi = WIDEN_MASK(9, 2, 2);
+    v.luma16 = avx2_mask(0);
+    v.cb16 = avx2_mask(1);
+    v.cr16 = avx2_mask(2);
     v.luma = _mm256_set1_epi16((short)k->luma);
     v.red = _mm256_set1_epi16((short)k->red);
     v.greenCb = _mm256_set1_epi16((short)k->greenCb);
@@ -120,19 +119,22 @@ AVX2 void avx2_terms(__m256i cb, __m256i cr, const Avx2Constants *v, __m256i *r,
     *b = _mm256_add_epi16(_mm256_mulhi_epu16(cb, v->blue), v->blueBias);
 }
 
+/// 16 bytes in both lanes.
+AVX2 __m256i avx2_broadcast16(const uint8_t *p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
+}
+
 /// 32 pixels × 2 rows.
 AVX2 void avx2_step(const uint8_t *y0, const uint8_t *y1, const uint8_t *c, uint8_t *o0, uint8_t *o1,
                     const Avx2Constants *v) {
-    __m256i cc = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)c), v->order);
+    __m256i ca = avx2_broadcast16(c), cb = avx2_broadcast16(c + 16);
     __m256i r0, g0, b0, r1, g1, b1;
-    avx2_terms(_mm256_shuffle_epi8(cc, v->cbLo), _mm256_shuffle_epi8(cc, v->crLo), v, &r0, &g0, &b0);
-    avx2_terms(_mm256_shuffle_epi8(cc, v->cbHi), _mm256_shuffle_epi8(cc, v->crHi), v, &r1, &g1, &b1);
-    __m256i ya = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)y0), v->order);
-    avx2_store16(_mm256_shuffle_epi8(ya, v->lumaLo), r0, g0, b0, o0, v);
-    avx2_store16(_mm256_shuffle_epi8(ya, v->lumaHi), r1, g1, b1, o0 + 64, v);
-    __m256i yb = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)y1), v->order);
-    avx2_store16(_mm256_shuffle_epi8(yb, v->lumaLo), r0, g0, b0, o1, v);
-    avx2_store16(_mm256_shuffle_epi8(yb, v->lumaHi), r1, g1, b1, o1 + 64, v);
+    avx2_terms(_mm256_shuffle_epi8(ca, v->cb16), _mm256_shuffle_epi8(ca, v->cr16), v, &r0, &g0, &b0);
+    avx2_terms(_mm256_shuffle_epi8(cb, v->cb16), _mm256_shuffle_epi8(cb, v->cr16), v, &r1, &g1, &b1);
+    avx2_store16(_mm256_shuffle_epi8(avx2_broadcast16(y0), v->luma16), r0, g0, b0, o0, v);
+    avx2_store16(_mm256_shuffle_epi8(avx2_broadcast16(y0 + 16), v->luma16), r1, g1, b1, o0 + 64, v);
+    avx2_store16(_mm256_shuffle_epi8(avx2_broadcast16(y1), v->luma16), r0, g0, b0, o1, v);
+    avx2_store16(_mm256_shuffle_epi8(avx2_broadcast16(y1 + 16), v->luma16), r1, g1, b1, o1 + 64, v);
 }
 
 /// Output bytes ahead of the stores to prefetch: whole frames (11 MB of RGBA at 1920×1440)
@@ -184,18 +186,30 @@ typedef struct {
     __m512i luma, red, greenCb, greenCr, blue, redBias, greenBias, blueBias, alpha;
 } Avx512Constants;
 
+/// A 16-byte `vpshufb` mask for every lane: word i takes lane byte `first + step · (i div
+/// repeat)` into its high byte.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) static __m512i avx512_mask(int first, int repeat,
+                                                                                      int step) {
+    char m[16];
+    for (int i = 0; i < 8; i++) {
+        m[2 * i] = (char)0x80;
+        m[2 * i + 1] = (char)(first + step * (i / repeat));
+    }
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)m));
+}
+
 __attribute__((target("avx512f,avx512bw,avx512vl,avx2"))) static Avx512Constants
 avx512_constants(const PointPaintNV12Constants *k) {
-    const Avx2Constants h = avx2_constants(k);
     Avx512Constants v;
     // Lane L: dwords L, 4 + L, 8 + L, 12 + L (pixels 4L…, 16 + 4L…, 32 + 4L…, 48 + 4L…).
     v.order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    v.lumaLo = _mm512_broadcast_i32x4(_mm256_castsi256_si128(h.lumaLo));
-    v.lumaHi = _mm512_broadcast_i32x4(_mm256_castsi256_si128(h.lumaHi));
-    v.cbLo = _mm512_broadcast_i32x4(_mm256_castsi256_si128(h.cbLo));
-    v.crLo = _mm512_broadcast_i32x4(_mm256_castsi256_si128(h.crLo));
-    v.cbHi = _mm512_broadcast_i32x4(_mm256_castsi256_si128(h.cbHi));
-    v.crHi = _mm512_broadcast_i32x4(_mm256_castsi256_si128(h.crHi));
+    v.lumaLo = avx512_mask(0, 1, 1);
+    v.lumaHi = avx512_mask(8, 1, 1);
+    // Chroma pair j of a lane: Cb at byte 2j, Cr at 2j + 1; pixels 2j, 2j + 1 share it.
+    v.cbLo = avx512_mask(0, 2, 2);
+    v.crLo = avx512_mask(1, 2, 2);
+    v.cbHi = avx512_mask(8, 2, 2);
+    v.crHi = avx512_mask(9, 2, 2);
     v.luma = _mm512_set1_epi16((short)k->luma);
     v.red = _mm512_set1_epi16((short)k->red);
     v.greenCb = _mm512_set1_epi16((short)k->greenCb);
