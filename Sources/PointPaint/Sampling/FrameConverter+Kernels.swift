@@ -186,33 +186,31 @@ struct FramePlanes: @unchecked Sendable {
         }
     }
 
-    /// 16 pixels × 2 rows sharing 8 chroma pairs, all in 16-bit lanes: chroma terms once per
+    /// 16 pixels × 2 rows sharing 8 chroma pairs, all in 16-bit lanes (SSE2: `pmullw`, `paddw`,
+    /// `psrlw`, `pminsw`/`psubusw`, word unpacks; no 32-bit arithmetic): chroma terms once per
     /// pair (8 lanes), each duplicated into its two pixels' lanes; per row, luma, three adds,
     /// a shift and a clamp a channel, and a word interleave to RGBA.
     @inline(__always)
     private static func nearest16x2(_ y0: UnsafeRawPointer, _ y1: UnsafeRawPointer, _ c: UnsafeRawPointer,
                                     _ o0: UnsafeMutableRawPointer, _ o1: UnsafeMutableRawPointer, _ t: NearestTerms) {
-        // Eight Cb,Cr pairs as 16-bit lanes Cb | Cr << 8; each code moved to the high byte.
+        // Eight Cb,Cr pairs as 16-bit lanes Cb | Cr << 8.
         let pairs = c.loadUnaligned(as: SIMD8<UInt16>.self)
-        let cb = pairs &<< 8, cr = pairs & 0xFF00
-        let r = mulHigh(cr, t.red) &+ t.redBias
-        let g = t.greenBias &- mulHigh(cb, t.greenCb) &- mulHigh(cr, t.greenCr)
-        let b = mulHigh(cb, t.blue) &+ t.blueBias
+        let cb = pairs & 0xFF, cr = pairs &>> 8
+        let r = product(cr, t.red) &+ t.redBias
+        let g = t.greenBias &- product(cb, t.greenCb) &- product(cr, t.greenCr)
+        let b = product(cb, t.blue) &+ t.blueBias
         let rt = duplicated(r), gt = duplicated(g), bt = duplicated(b)
         row16(y0, o0, rt, gt, bt, t.luma)
         row16(y1, o1, rt, gt, bt, t.luma)
     }
 
-    /// `(a · b) >> 16` lane by lane, widened, multiplied and narrowed: LLVM's pattern for
-    /// `pmulhuw` (NEON: `umull` + `shrn`).
+    /// `(c · m) >> 8` for codes `c` ≤ 255, in 16-bit lanes only: `c · (m >> 8) + (c · (m & 255)) >> 8`
+    /// (both products fit `UInt16`, and the split loses nothing), so two `pmullw`, a shift and an
+    /// add. (The high multiply `pmulhuw` of `c << 8` is one instruction, but LLVM forms it from
+    /// widened Swift SIMD arithmetic only sometimes, and falls back on 32-bit `pmuludq` emulation.)
     @inline(__always)
-    private static func mulHigh(_ a: SIMD8<UInt16>, _ b: UInt16) -> SIMD8<UInt16> {
-        SIMD8<UInt16>(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* UInt32(b)) &>> 16)
-    }
-
-    @inline(__always)
-    private static func mulHigh(_ a: SIMD16<UInt16>, _ b: UInt16) -> SIMD16<UInt16> {
-        SIMD16<UInt16>(truncatingIfNeeded: (SIMD16<UInt32>(truncatingIfNeeded: a) &* UInt32(b)) &>> 16)
+    private static func product(_ c: SIMD8<UInt16>, _ m: UInt16) -> SIMD8<UInt16> {
+        c &* (m &>> 8) &+ ((c &* (m & 255)) &>> 8)
     }
 
     /// Lane i into lanes 2i and 2i + 1.
@@ -225,7 +223,9 @@ struct FramePlanes: @unchecked Sendable {
     private static func row16(_ y: UnsafeRawPointer, _ o: UnsafeMutableRawPointer,
                               _ rt: SIMD16<UInt16>, _ gt: SIMD16<UInt16>, _ bt: SIMD16<UInt16>, _ luma: UInt16) {
         let bytes = y.loadUnaligned(as: SIMD16<UInt8>.self)
-        let yv = mulHigh(SIMD16<UInt16>(truncatingIfNeeded: bytes) &<< 8, luma)
+        // Widened by halves: SIMD16's own conversion is an outlined call.
+        let yv = SIMD16<UInt16>(lowHalf: product(SIMD8<UInt16>(truncatingIfNeeded: bytes.lowHalf), luma),
+                                highHalf: product(SIMD8<UInt16>(truncatingIfNeeded: bytes.highHalf), luma))
         let red = channel(yv &+ rt)
         let green = channel(yv &+ gt) &<< 8
         let blue = channel(yv &+ bt)
@@ -243,7 +243,7 @@ struct FramePlanes: @unchecked Sendable {
     /// offset, clamped to 0…255.
     @inline(__always)
     private static func channel(_ v: SIMD16<UInt16>) -> SIMD16<Int16> {
-        clamp255(SIMD16<Int16>(truncatingIfNeeded: v &>> 6) &- NearestTerms.offsetLevels)
+        clamp255(unsafeBitCast(v &>> 6, to: SIMD16<Int16>.self) &- NearestTerms.offsetLevels)
     }
 
     /// Copies `pixels` RGBA pixels to RGB.
