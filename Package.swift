@@ -27,8 +27,12 @@ let package = Package(
         // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
         .target(name: "CPointPaintSupport"),
 
+        // Row kernels for instruction sets beyond the x86-64 baseline (AVX2, AVX-512BW), chosen
+        // at run time: per-function target attributes, so no unsafe flags.
+        .target(name: "CPointPaintKernels"),
+
         // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintSupport"]),
+        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintSupport", "CPointPaintKernels"]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(

@@ -1,3 +1,42 @@
+import CPointPaintKernels
+
+/// Which kernel converts frames with nearest chroma. `.automatic` (the default) takes the
+/// fastest this CPU runs; tests force each one against the scalar model.
+enum NearestKernel: Sendable, CaseIterable, CustomStringConvertible {
+    case automatic
+    /// C, 512-bit vectors (x86-64 with AVX-512 F, BW and VL), 64 pixels × 2 rows a step.
+    case avx512bw
+    /// C, 256-bit vectors (x86-64 with AVX2), 32 pixels × 2 rows a step.
+    case avx2
+    /// Swift SIMD, 16 pixels × 2 rows a step: the portable path (SSE2 in the baseline x86-64
+    /// build, NEON on arm64).
+    case simd
+
+    /// `pointpaint_cpu_kernels()`, read once (CPUID is slow in a virtual machine).
+    private static let cpu = Int(pointpaint_cpu_kernels())
+
+    /// Whether this CPU can run the kernel.
+    var isAvailable: Bool {
+        switch self {
+        case .automatic, .simd: true
+        case .avx2: Self.cpu & Int(POINTPAINT_KERNELS_AVX2) != 0
+        case .avx512bw: Self.cpu & Int(POINTPAINT_KERNELS_AVX512BW) != 0
+        }
+    }
+
+    /// What `.automatic` runs on this CPU.
+    static let best: NearestKernel = [.avx512bw, .avx2].first { $0.isAvailable } ?? .simd
+
+    var description: String {
+        switch self {
+        case .automatic: "automatic"
+        case .avx512bw: "AVX-512BW"
+        case .avx2: "AVX2"
+        case .simd: "Swift SIMD"
+        }
+    }
+}
+
 /// The unsafe part of whole-frame conversion: plane and output addresses, reached only inside
 /// `FrameConverter.convert`'s `withUnsafeBytes` scopes, and the row kernels. Each kernel writes
 /// only the rows of the row pairs it is given, so bands may run on different threads.
@@ -27,34 +66,105 @@ struct FramePlanes: @unchecked Sendable {
 
     // MARK: Nearest (fast path)
 
-    /// Converts row pairs `pairs` with nearest chroma.
-    func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
+    /// Converts row pairs `pairs` with nearest chroma, with `kernel` (`.automatic`: the fastest
+    /// this CPU runs). Every kernel computes `FrameConverterConstants.nearestPixel` exactly.
+    func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, kernel: NearestKernel = .automatic) {
         precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
-        // Full range scales luma by exactly 32: with literal constants the kernel's luma is one
-        // shift instead of a multiply and a shift (2–4 % of the time with AVX2).
-        if k.lumaScale == 32 << k.lumaShift {
-            convertNearest(rowPairs: pairs, k, lumaScale: 32, lumaShift: 0)
-        } else {
-            convertNearest(rowPairs: pairs, k, lumaScale: k.lumaScale, lumaShift: k.lumaShift)
+        let kernel = kernel == .automatic ? NearestKernel.best : kernel
+        precondition(kernel.isAvailable, "the \(kernel) kernel needs an instruction set this CPU lacks")
+        switch kernel {
+        case .automatic, .simd:
+            convertNearestSIMD(rowPairs: pairs, NearestTerms(k))
+        case .avx2, .avx512bw:
+            convertNearestC(rowPairs: pairs, k, wide: kernel == .avx512bw)
         }
     }
 
-    /// `convertNearest` with luma scaled by `(Y * lumaScale) >> lumaShift`.
-    @inline(__always)
-    private func convertNearest(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, lumaScale: UInt16, lumaShift: UInt16) {
+    /// The C kernels (`CPointPaintKernels`): x86-64 only, chosen at run time.
+    private func convertNearestC(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, wide: Bool) {
+        #if arch(x86_64)
+        var constants = PointPaintNV12Constants(
+            luma: k.luma, red: k.red, greenCb: k.greenCb, greenCr: k.greenCr, blue: k.blue,
+            redBias: k.redBias, greenBias: k.greenBias, blueBias: k.blueBias)
         let rowBytes = width * 4
-        let scale = (lumaScale, lumaShift)
+        let y = luma.assumingMemoryBound(to: UInt8.self), c = chroma.assumingMemoryBound(to: UInt8.self)
+        /// Row pairs `first ..< first + count` into `out` (row 2i at `out + 2 (i − first) · rowBytes`).
+        func run(_ first: Int, _ count: Int, into out: UnsafeMutableRawPointer) {
+            let o = out.assumingMemoryBound(to: UInt8.self)
+            if wide {
+                pointpaint_nv12_nearest_rgba_avx512bw(y + 2 * first * lumaStride, lumaStride, c + first * chromaStride, chromaStride,
+                                                      o, rowBytes, width, count, &constants)
+            } else {
+                pointpaint_nv12_nearest_rgba_avx2(y + 2 * first * lumaStride, lumaStride, c + first * chromaStride, chromaStride,
+                                                  o, rowBytes, width, count, &constants)
+            }
+        }
+        switch layout {
+        case .rgba8:
+            run(pairs.lowerBound, pairs.count, into: output + 2 * pairs.lowerBound * rowBytes)
+        case .rgb8:
+            // Convert to RGBA in a scratch pair of rows, then drop alpha.
+            withUnsafeTemporaryAllocation(byteCount: 2 * rowBytes, alignment: 64) { scratch in
+                let s = scratch.baseAddress!
+                for pair in pairs {
+                    run(pair, 1, into: s)
+                    dropAlpha(from: s, to: output + 2 * pair * width * 3, pixels: 2 * width)
+                }
+            }
+        }
+        #else
+        preconditionFailure("C kernels are x86-64 only")
+        #endif
+    }
+
+    /// `FrameConverterConstants`' nearest constants for the Swift SIMD kernel: the biases with
+    /// an offset of 320 levels (20,480 F6 units), so that `yv + term + offset` lies within
+    /// 1,775…55,731 and wrapping `UInt16` arithmetic holds it without saturating adds.
+    struct NearestTerms {
+        static let offsetLevels: Int16 = 320
+        let luma: UInt16, red: UInt16, greenCb: UInt16, greenCr: UInt16, blue: UInt16
+        let redBias: UInt16, greenBias: UInt16, blueBias: UInt16
+        let k: FrameConverterConstants
+
+        init(_ k: FrameConverterConstants) {
+            let offset = Int(Self.offsetLevels) << FrameConverterConstants.fractionBits
+            luma = k.luma
+            red = k.red; greenCb = k.greenCb; greenCr = k.greenCr; blue = k.blue
+            redBias = UInt16(truncatingIfNeeded: Int(k.redBias) + offset)
+            greenBias = UInt16(truncatingIfNeeded: Int(k.greenBias) + offset)
+            blueBias = UInt16(truncatingIfNeeded: Int(k.blueBias) + offset)
+            self.k = k
+        }
+    }
+
+    /// The Swift SIMD kernel over row pairs `pairs`: the portable path (SSE2 in the baseline
+    /// x86-64 build, NEON on arm64).
+    private func convertNearestSIMD(rowPairs pairs: Range<Int>, _ t: NearestTerms) {
+        // Full range scales luma by exactly 64 (16,384 = 64 · 256): with literal factors the luma
+        // product is one shift instead of two multiplies, a shift and an add (about 10 % of the
+        // SSE2 loop).
+        if t.luma == 64 << 8 {
+            convertNearestSIMD(rowPairs: pairs, t, scale: (64, 0))
+        } else {
+            convertNearestSIMD(rowPairs: pairs, t, scale: (t.luma >> 8, t.luma & 255))
+        }
+    }
+
+    /// `convertNearestSIMD` with luma scaled by `Y · scale.0 + (Y · scale.1) >> 8`.
+    @inline(__always)
+    private func convertNearestSIMD(rowPairs pairs: Range<Int>, _ t: NearestTerms, scale: (UInt16, UInt16)) {
+        let rowBytes = width * 4
         switch layout {
         case .rgba8:
             for pair in pairs {
-                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, k, scale)
+                nearestRowPair(pair, into: output + 2 * pair * rowBytes, rowBytes: rowBytes, t, scale)
             }
         case .rgb8:
             // Convert to RGBA in a scratch pair of rows, then drop alpha.
             withUnsafeTemporaryAllocation(byteCount: 2 * rowBytes, alignment: 32) { scratch in
                 let s = scratch.baseAddress!
                 for pair in pairs {
-                    nearestRowPair(pair, into: s, rowBytes: rowBytes, k, scale)
+                    nearestRowPair(pair, into: s, rowBytes: rowBytes, t, scale)
                     dropAlpha(from: s, to: output + 2 * pair * width * 3, pixels: 2 * width)
                 }
             }
@@ -63,7 +173,7 @@ struct FramePlanes: @unchecked Sendable {
 
     /// Rows 2·pair and 2·pair+1 as RGBA into `out` (the second row `rowBytes` after the first).
     @inline(__always)
-    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ k: FrameConverterConstants,
+    private func nearestRowPair(_ pair: Int, into out: UnsafeMutableRawPointer, rowBytes: Int, _ t: NearestTerms,
                                 _ scale: (UInt16, UInt16)) {
         let y0 = luma + 2 * pair * lumaStride
         let y1 = y0 + lumaStride
@@ -73,7 +183,7 @@ struct FramePlanes: @unchecked Sendable {
             for x in 0 ..< width {
                 let cb = c.load(fromByteOffset: x & ~1, as: UInt8.self), cr = c.load(fromByteOffset: x | 1, as: UInt8.self)
                 for half in 0 ..< 2 {
-                    let (r, g, b) = k.nearestPixel(y: (half == 0 ? y0 : y1).load(fromByteOffset: x, as: UInt8.self), cb: cb, cr: cr)
+                    let (r, g, b) = t.k.nearestPixel(y: (half == 0 ? y0 : y1).load(fromByteOffset: x, as: UInt8.self), cb: cb, cr: cr)
                     (half == 0 ? out : o1).storeBytes(of: UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000,
                                                       toByteOffset: 4 * x, as: UInt32.self)
                 }
@@ -82,7 +192,7 @@ struct FramePlanes: @unchecked Sendable {
         }
         var x = 0
         while true {
-            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, k, scale)
+            Self.nearest16x2(y0 + x, y1 + x, c + x, out + 4 * x, o1 + 4 * x, t, scale)
             if x == width - 16 { break }
             // The last step overlaps the previous one when width is not a multiple of 16; it
             // writes the same values again.
@@ -90,48 +200,56 @@ struct FramePlanes: @unchecked Sendable {
         }
     }
 
-    /// 16 pixels × 2 rows sharing 8 chroma pairs: the fast kernel.
-    ///
-    /// Lanes: one 16-bit lane a pixel, 16 pixels a 256-bit vector. Chroma terms are computed
-    /// once per pair in 32-bit lanes and duplicated into both pixels' 16-bit lanes by
-    /// `t & 0xFFFF | t << 16` (one `vpshufb`). Each row's channels are clamped in F5, and
-    /// `R | G << 8` and `B | 0xFF00` interleaved 16 bits at a time are the RGBA words: an
-    /// explicit lane shuffle, which LLVM lowers to `vpunpck[lh]wd` + `vperm2i128` (it moves the
-    /// red/blue interleave ahead of their identical clamps, so both clamp together). No
-    /// widening to 32-bit lanes, so nothing is split into 128-bit halves except green's clamp.
+    /// 16 pixels × 2 rows sharing 8 chroma pairs, all in 16-bit lanes (SSE2: `pmullw`, `paddw`,
+    /// `psrlw`, `pminsw`/`psubusw`, word unpacks; no 32-bit arithmetic): chroma terms once per
+    /// pair (8 lanes), each duplicated into its two pixels' lanes; per row, luma, three adds,
+    /// a shift and a clamp a channel, and a word interleave to RGBA.
     @inline(__always)
     private static func nearest16x2(_ y0: UnsafeRawPointer, _ y1: UnsafeRawPointer, _ c: UnsafeRawPointer,
-                                    _ o0: UnsafeMutableRawPointer, _ o1: UnsafeMutableRawPointer,
-                                    _ k: FrameConverterConstants, _ scale: (UInt16, UInt16)) {
-        // Eight Cb,Cr pairs as 32-bit lanes: Cb | Cr << 8.
-        let pairs = SIMD8<Int32>(truncatingIfNeeded: c.loadUnaligned(as: SIMD8<UInt16>.self))
+                                    _ o0: UnsafeMutableRawPointer, _ o1: UnsafeMutableRawPointer, _ t: NearestTerms,
+                                    _ scale: (UInt16, UInt16)) {
+        // Eight Cb,Cr pairs as 16-bit lanes Cb | Cr << 8.
+        let pairs = c.loadUnaligned(as: SIMD8<UInt16>.self)
         let cb = pairs & 0xFF, cr = pairs &>> 8
-        let shift = FrameConverterConstants.termShift
-        // Codes 0…255 times Int16 coefficients: 16 × 16 → 32-bit products (`vpmaddwd`).
-        let r = (cr &* Int32(k.red) &+ k.redBias) &>> shift
-        let g = (k.greenBias &- cb &* Int32(k.greenCb) &- cr &* Int32(k.greenCr)) &>> shift
-        let b = (cb &* Int32(k.blue) &+ k.blueBias) &>> shift
+        let r = product(cr, t.red) &+ t.redBias
+        let g = t.greenBias &- product(cb, t.greenCb) &- product(cr, t.greenCr)
+        let b = product(cb, t.blue) &+ t.blueBias
         let rt = duplicated(r), gt = duplicated(g), bt = duplicated(b)
         row16(y0, o0, rt, gt, bt, scale)
         row16(y1, o1, rt, gt, bt, scale)
     }
 
-    /// Each 32-bit term into both 16-bit halves: lane 2i and 2i+1 of the result hold term i.
+    /// `(c · m) >> 8` for codes `c` ≤ 255, in 16-bit lanes only: `c · (m >> 8) + (c · (m & 255)) >> 8`
+    /// (both products fit `UInt16`, and the split loses nothing), so two `pmullw`, a shift and an
+    /// add. (The high multiply `pmulhuw` of `c << 8` is one instruction, but LLVM forms it from
+    /// widened Swift SIMD arithmetic only sometimes, and falls back on 32-bit `pmuludq` emulation.)
     @inline(__always)
-    private static func duplicated(_ t: SIMD8<Int32>) -> SIMD16<Int16> {
-        unsafeBitCast((t & 0xFFFF) | (t &<< 16), to: SIMD16<Int16>.self)
+    private static func product(_ c: SIMD8<UInt16>, _ m: UInt16) -> SIMD8<UInt16> {
+        product(c, (m &>> 8, m & 255))
+    }
+
+    /// `product` with the factor already split into its high and low bytes.
+    @inline(__always)
+    private static func product(_ c: SIMD8<UInt16>, _ m: (UInt16, UInt16)) -> SIMD8<UInt16> {
+        c &* m.0 &+ ((c &* m.1) &>> 8)
+    }
+
+    /// Lane i into lanes 2i and 2i + 1.
+    @inline(__always)
+    private static func duplicated(_ t: SIMD8<UInt16>) -> SIMD16<UInt16> {
+        SIMD16<UInt16>(t[0], t[0], t[1], t[1], t[2], t[2], t[3], t[3], t[4], t[4], t[5], t[5], t[6], t[6], t[7], t[7])
     }
 
     @inline(__always)
     private static func row16(_ y: UnsafeRawPointer, _ o: UnsafeMutableRawPointer,
-                              _ rt: SIMD16<Int16>, _ gt: SIMD16<Int16>, _ bt: SIMD16<Int16>, _ scale: (UInt16, UInt16)) {
+                              _ rt: SIMD16<UInt16>, _ gt: SIMD16<UInt16>, _ bt: SIMD16<UInt16>, _ scale: (UInt16, UInt16)) {
         let bytes = y.loadUnaligned(as: SIMD16<UInt8>.self)
-        let wide = SIMD16<UInt16>(lowHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.lowHalf),
-                                  highHalf: SIMD8<UInt16>(truncatingIfNeeded: bytes.highHalf))
-        let yv = unsafeBitCast((wide &* scale.0) &>> scale.1, to: SIMD16<Int16>.self)
-        let red = clampF5(yv &+ rt) &>> 5
-        let green = (clampF5(yv &+ gt) &<< 3) & -256
-        let blue = clampF5(yv &+ bt) &>> 5
+        // Widened by halves: SIMD16's own conversion is an outlined call.
+        let yv = SIMD16<UInt16>(lowHalf: product(SIMD8<UInt16>(truncatingIfNeeded: bytes.lowHalf), scale),
+                                highHalf: product(SIMD8<UInt16>(truncatingIfNeeded: bytes.highHalf), scale))
+        let red = channel(yv &+ rt)
+        let green = channel(yv &+ gt) &<< 8
+        let blue = channel(yv &+ bt)
         let rg = red | green, ba = blue | -256
         // Interleave: pixels 0–7 and 8–15 as R | G << 8, B | A << 8 word pairs.
         let p0 = SIMD16<Int16>(rg[0], ba[0], rg[1], ba[1], rg[2], ba[2], rg[3], ba[3],
@@ -142,13 +260,11 @@ struct FramePlanes: @unchecked Sendable {
         o.storeBytes(of: p1, toByteOffset: 32, as: SIMD16<Int16>.self)
     }
 
-    /// An F5 value clamped to 0…8191 (255 · 32 + 31) with shift-and-mask arithmetic, which
-    /// compiles to one vector max and one min (`.clamped` and `pointwiseMin/Max` do not inline).
+    /// A channel from `yv + term + offset` (F6, `NearestTerms`' offset): `>> 6`, less the
+    /// offset, clamped to 0…255.
     @inline(__always)
-    private static func clampF5(_ v: SIMD16<Int16>) -> SIMD16<Int16> {
-        let z = v & ~(v &>> 15)                 // negative → 0
-        let over = (8191 &- z) &>> 15           // all ones where z > 8191
-        return (z | over) & 8191
+    private static func channel(_ v: SIMD16<UInt16>) -> SIMD16<Int16> {
+        clamp255(unsafeBitCast(v &>> 6, to: SIMD16<Int16>.self) &- NearestTerms.offsetLevels)
     }
 
     /// Copies `pixels` RGBA pixels to RGB.

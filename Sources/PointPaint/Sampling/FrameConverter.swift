@@ -23,8 +23,11 @@ public enum PixelLayout: String, Sendable, CaseIterable, Hashable {
 /// Chroma interpolation:
 /// - `.nearest`: every 2×2 block of pixels shares its chroma sample, as libyuv does and as a
 ///   nearest sampler at pixel centres gives with centre siting. Siting is ignored. This is the
-///   fast path: a vectorised fixed-point kernel (Swift SIMD, 16 pixels × 2 rows a step) whose
-///   output stays within 1 level of the double-precision reference, and almost always equals it.
+///   fast path: a vectorised 16-bit fixed-point kernel whose output stays within 1 level of the
+///   double-precision reference, and almost always equals it. On x86-64 it is chosen at run
+///   time, as libyuv does: C with AVX-512BW (64 pixels × 2 rows a step) or AVX2 (32 × 2) where
+///   the CPU has them, otherwise Swift SIMD (16 × 2; SSE2 in the baseline build, NEON on arm64).
+///   All of them compute the same integers.
 /// - `.bilinear`: chroma upsampled per DESIGN.md (chroma texel position (x+0.5)/2 − 0.5, plus
 ///   0.25 texel for left siting, edges clamped), then the matrix; also vectorised (three
 ///   passes a row over 16-bit scratch rows), bit-identical to its scalar model
@@ -32,9 +35,6 @@ public enum PixelLayout: String, Sendable, CaseIterable, Hashable {
 ///
 /// `convertReference` is the plain, scalar, double-precision version of the same conversion;
 /// tests hold the fast one to it.
-///
-/// For the fast path to use 256-bit vectors, build with AVX2 code generation on the command
-/// line: `swift build -c release -Xswiftc -Xcc -Xswiftc -mavx2` (see Benchmarks/README.md).
 ///
 /// ```swift
 /// let converter = FrameConverter(encoding: .arkit)
@@ -62,6 +62,13 @@ public struct FrameConverter: Sendable, Hashable {
     /// - Complexity: O(width × height).
     public func convert(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
                         threads: Int = 1, into output: inout [UInt8]) {
+        convert(image, to: layout, interpolation: interpolation, threads: threads, kernel: .automatic, into: &output)
+    }
+
+    /// `convert(_:to:interpolation:threads:into:)` with the nearest-chroma kernel chosen by the
+    /// caller (tests hold each one to the scalar model); it must be available on this CPU.
+    func convert(_ image: NV12Image, to layout: PixelLayout, interpolation: Interpolation, threads: Int,
+                 kernel: NearestKernel, into output: inout [UInt8]) {
         let count = image.width * image.height * layout.bytesPerPixel
         if output.count != count { output = [UInt8](repeating: 0, count: count) }
         let constants = FrameConverterConstants(encoding: encoding, siting: siting)
@@ -71,7 +78,7 @@ public struct FrameConverter: Sendable, Hashable {
                     let planes = FramePlanes(image: image, luma: luma, chroma: chroma, output: out, layout: layout)
                     Self.forEachBand(rowPairs: image.height / 2, threads: threads) { pairs in
                         switch interpolation {
-                        case .nearest: planes.convertNearest(rowPairs: pairs, constants)
+                        case .nearest: planes.convertNearest(rowPairs: pairs, constants, kernel: kernel)
                         case .bilinear: planes.convertBilinear(rowPairs: pairs, constants)
                         }
                     }

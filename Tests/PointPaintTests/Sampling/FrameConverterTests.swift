@@ -164,8 +164,8 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
         let (worst, equal) = compare(fast, reference)
         #expect(worst <= 1)
         // Near-exact by design: only values next to a half-level boundary may round the other way
-        // (errors within 2.5/32 level for full range; video range's luma scale 149/4 against 37.26
-        // adds up to 0.08). Measured: 99.0–99.6 % equal for full range, 98.7 % for video range.
+        // (fixed-point errors within 0.026 level full range, 0.042 video range). Measured: 99.4–99.9 %
+        // of R, G, B samples equal.
         #expect(equal > 0.98, "only \(equal) of samples equal the reference")
     }
 
@@ -187,29 +187,104 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
         }
     }
 
-    @Test("The vector kernel equals its scalar fixed-point model bit for bit", arguments: allEncodings)
+    @Test("The automatic kernel equals its scalar fixed-point model bit for bit", arguments: allEncodings)
     func fastMatchesScalarModel(_ encoding: YCbCrEncoding) {
         // The scalar model (`nearestPixel`, also used for images narrower than 16 pixels) is the
-        // kernel's arithmetic one pixel at a time; full range takes the kernel's literal-shift
-        // luma path, video range the multiply-and-shift one.
+        // kernels' arithmetic one pixel at a time; this is the kernel `convert` picks on this CPU.
         var rng = TestRandom(state: 13)
         let converter = FrameConverter(encoding: encoding)
-        let k = FrameConverterConstants(encoding: encoding, siting: .center)
         for (width, height) in [(16, 2), (18, 4), (34, 2), (66, 6)] {
             let image = randomImage(width: width, height: height, lumaStride: width + 3, chromaStride: width + 5,
                                     lumaOffset: 2, chromaOffset: 1, rng: &rng)
-            let fast = converter.converted(image, to: .rgba8)
-            var mismatches = 0
-            for y in 0 ..< height {
-                for x in 0 ..< width {
-                    let c = image.chromaValue(x: x / 2, y: y / 2)
-                    let (r, g, b) = k.nearestPixel(y: image.lumaValue(x: x, y: y), cb: c.cb, cr: c.cr)
-                    let i = 4 * (y * width + x)
-                    if Array(fast[i ..< i + 4]) != [r, g, b, 255] { mismatches += 1 }
-                }
-            }
+            let mismatches = scalarModelMismatches(image, converter.converted(image, to: .rgba8), encoding)
             #expect(mismatches == 0, "\(width)×\(height): \(mismatches) pixels differ from the scalar model")
         }
+    }
+
+    @Test("The Swift SIMD kernel equals the scalar model bit for bit")
+    func simdKernelMatchesScalarModel() { checkKernelAgainstScalarModel(.simd) }
+
+    @Test("The AVX2 kernel equals the scalar model bit for bit", .enabled(if: NearestKernel.avx2.isAvailable, "CPU lacks AVX2"))
+    func avx2KernelMatchesScalarModel() { checkKernelAgainstScalarModel(.avx2) }
+
+    @Test("The AVX-512BW kernel equals the scalar model bit for bit",
+          .enabled(if: NearestKernel.avx512bw.isAvailable, "CPU lacks AVX-512BW"))
+    func avx512KernelMatchesScalarModel() { checkKernelAgainstScalarModel(.avx512bw) }
+
+    /// `kernel` against `nearestPixel` for every matrix × range: random frames of widths below,
+    /// at and above each kernel's step (16, 32, 64 pixels) and not multiples of it, odd strides
+    /// and offsets; a frame of codes 0 and 255 only (both clamps, the largest sums); both
+    /// layouts; and split over threads.
+    private func checkKernelAgainstScalarModel(_ kernel: NearestKernel) {
+        let sizes = [(2, 2), (6, 4), (14, 2), (16, 2), (18, 4), (30, 2), (32, 4), (34, 2), (46, 2), (62, 4), (64, 2), (66, 6),
+                     (96, 2), (128, 2), (130, 4), (190, 6)]
+        var rng = TestRandom(state: 17)
+        for encoding in allEncodings {
+            let converter = FrameConverter(encoding: encoding)
+            var images = sizes.map { width, height in
+                randomImage(width: width, height: height, lumaStride: width + Int.random(in: 0 ... 9, using: &rng),
+                            chromaStride: width + Int.random(in: 0 ... 9, using: &rng), lumaOffset: Int.random(in: 0 ... 5, using: &rng),
+                            chromaOffset: Int.random(in: 0 ... 5, using: &rng), rng: &rng)
+            }
+            let (w, h) = (98, 8)
+            images.append(NV12Image(width: w, height: h, lumaPlane: (0 ..< w * h).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 },
+                                    chromaPlane: (0 ..< w * h / 2).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 }))
+            for image in images {
+                var rgba: [UInt8] = [], rgb: [UInt8] = [], banded: [UInt8] = []
+                converter.convert(image, to: .rgba8, interpolation: .nearest, threads: 1, kernel: kernel, into: &rgba)
+                let mismatches = scalarModelMismatches(image, rgba, encoding)
+                #expect(mismatches == 0, "\(kernel) \(encoding) \(image.width)×\(image.height): \(mismatches) pixels differ")
+                converter.convert(image, to: .rgb8, interpolation: .nearest, threads: 1, kernel: kernel, into: &rgb)
+                let withoutAlpha: [UInt8] = rgba.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
+                #expect(rgb == withoutAlpha, "\(kernel) \(encoding) \(image.width)×\(image.height): rgb8 is not rgba8 without alpha")
+                converter.convert(image, to: .rgba8, interpolation: .nearest, threads: 3, kernel: kernel, into: &banded)
+                #expect(banded == rgba, "\(kernel) \(encoding) \(image.width)×\(image.height): bands differ")
+            }
+        }
+    }
+
+    /// Pixels of RGBA `output` that differ from `nearestPixel` (alpha must be 255).
+    private func scalarModelMismatches(_ image: NV12Image, _ output: [UInt8], _ encoding: YCbCrEncoding) -> Int {
+        let k = FrameConverterConstants(encoding: encoding, siting: .center)
+        var mismatches = 0
+        for y in 0 ..< image.height {
+            for x in 0 ..< image.width {
+                let c = image.chromaValue(x: x / 2, y: y / 2)
+                let (r, g, b) = k.nearestPixel(y: image.lumaValue(x: x, y: y), cb: c.cb, cr: c.cr)
+                let i = 4 * (y * image.width + x)
+                if Array(output[i ..< i + 4]) != [r, g, b, 255] { mismatches += 1 }
+            }
+        }
+        return mismatches
+    }
+
+    @Test("The scalar model's fixed-point error is as documented", arguments: allEncodings)
+    func scalarModelError(_ encoding: YCbCrEncoding) {
+        // Every Y, every third Cb and Cr (0, 3, …, 255; 1.9 million triples): the worst error of
+        // the fixed-point sum before the final floor, against FrameConverterConstants' figures
+        // (0.026 level full, 0.042 video range, measured over all 16.7 million triples).
+        let k = FrameConverterConstants(encoding: encoding, siting: .center)
+        let c = encoding.matrix.decodeCoefficients
+        let (ys, yo, cs): (Double, Double, Double) = encoding.range == .full ? (1, 0, 1) : (255.0 / 219, 16 * 255.0 / 219, 255.0 / 224)
+        var worst = 0.0
+        for cb in stride(from: 0, through: 255, by: 3) {
+            for cr in stride(from: 0, through: 255, by: 3) {
+                let u = Double(cb - 128) * cs, v = Double(cr - 128) * cs
+                let terms = (c.rCr * v, -c.gCb * u - c.gCr * v, c.bCb * u)
+                for y in 0 ... 255 {
+                    let l = Double(y) * ys - yo
+                    let s = k.nearestSums(y: UInt8(y), cb: UInt8(cb), cr: UInt8(cr))
+                    // A sum approximates 64 · (value + ½); values far outside 0…255 clamp anyway.
+                    func check(_ sum: Int32, _ exact: Double) {
+                        if exact > -1 && exact < 256 { worst = max(worst, abs(Double(sum) / 64 - 0.5 - exact)) }
+                    }
+                    check(s.0, l + terms.0)
+                    check(s.1, l + terms.1)
+                    check(s.2, l + terms.2)
+                }
+            }
+        }
+        #expect(worst < (encoding.range == .full ? 0.026 : 0.042), "worst error \(worst) level")
     }
 
     @Test("Bilinear (centre and left siting) is within 1 level of the reference", arguments: allEncodings)
