@@ -8,13 +8,12 @@ extension ColorCube {
     ///   - pixels: `count · channels` samples; a trailing partial pixel is left untouched.
     ///   - channels: 3 (RGB) or 4 (RGBA, or any 4-byte layout with colour first).
     /// - Complexity: O(pixels), plus one 16-bit copy of the table (about 1.3 ms for 64³) on the
-    ///   first call for these entries; later calls reuse it. With a
-    ///   64³ cube, per million colours on one core (release build, baseline x86-64, 2-core Xeon VM
-    ///   shared with other work, best of 10–12 runs of thread CPU time and of the ordo-one
-    ///   benchmark's wall clock, table build included): photo-like colours about 9.3 ms trilinear
-    ///   (≈ 107 M colours/s) and 8.7 ms tetrahedral (≈ 115 M/s); uniformly random colours, whose
-    ///   lookups miss the cache, about 14.3 ms trilinear (≈ 70 M/s) and 11.5 ms tetrahedral
-    ///   (≈ 87 M/s).
+    ///   first call for these entries; later calls reuse it. With a 64³ cube, per million colours
+    ///   on one core (release build, baseline x86-64, 2-core Xeon VM, best of several hundred runs
+    ///   of the ordo-one benchmark, table already built): photo-like colours about 7.8 ms
+    ///   trilinear (≈ 128 M colours/s) and 7.9 ms tetrahedral (≈ 126 M/s); uniformly random
+    ///   colours, whose lookups jump about the table, about 8.5 ms either way (≈ 118 M/s). The
+    ///   first call after the entries change: about 10.8 ms.
     public func apply(to pixels: UnsafeMutableBufferPointer<UInt8>, channels: Int = 3,
                       interpolation: Interpolation = .trilinear) {
         precondition(channels >= 3, "colours need at least 3 channels")
