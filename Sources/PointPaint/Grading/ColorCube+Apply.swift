@@ -7,7 +7,7 @@ extension ColorCube {
     /// - Parameters:
     ///   - pixels: `count · channels` samples; a trailing partial pixel is left untouched.
     ///   - channels: 3 (RGB) or 4 (RGBA, or any 4-byte layout with colour first).
-    /// - Complexity: O(pixels), plus one 16-bit copy of the table (about 1.3 ms for 64³) on the
+    /// - Complexity: O(pixels), plus one 16-bit copy of the table (about 2 ms for 64³) on the
     ///   first call for these entries; later calls reuse it. With a 64³ cube, per million colours
     ///   on one core (release build, baseline x86-64, 2-core Xeon VM, best of several hundred runs
     ///   of the ordo-one benchmark, table already built): photo-like colours about 7.8 ms
