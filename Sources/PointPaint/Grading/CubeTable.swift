@@ -203,8 +203,9 @@ struct CompactCubeTable: Sendable {
 /// the first time they are asked for and kept: building them for a 64³ cube costs about 2 ms
 /// (allocation included), a quarter of applying it to a million colours. A `ColorCube` holds one
 /// instance and replaces it with a new, empty one whenever its entries change, so copies of an
-/// unchanged cube share the tables and a changed cube never sees stale ones. Safe to use from many threads: the
-/// first caller builds under the lock, later ones copy the built value (two array references).
+/// unchanged cube share the tables and a changed cube never sees stale ones. Safe to use from many
+/// threads: the first caller builds under the lock, later ones copy the built value (two array
+/// references).
 final class CubeTables: @unchecked Sendable {
     // Invariant: `built` is only read or written while `lock` is held.
     private let lock = NSLock()
