@@ -9,9 +9,6 @@ struct FrameRange: Sendable, Equatable {
     /// The frames selected; the upper bound is `Int.max` for an open end.
     var range: Range<Int>
 
-    /// The range for `low ..< upper`.
-    init(_ range: Range<Int>) { self.range = range }
-
     /// Parses the command-line text; the error's description explains what was expected.
     init(argument: String) throws {
         let halfOpen = argument.contains("..<")

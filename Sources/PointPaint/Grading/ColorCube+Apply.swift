@@ -110,9 +110,8 @@ private struct Kernel8 {
 
     /// Pixels between the one a prefetch is issued for and the one being blended. The table
     /// (2 MB for 64³) does not stay in a core's L2 cache beside the pixels streaming through,
-    /// so colours that jump about the cube wait for its lines: fetched this far ahead, uniformly
-    /// random colours took 9.5–9.8 ms a million trilinear instead of 13.2 (4–8 pixels were best;
-    /// 24 lost half the gain), at a cost of about 0.7 ms on photo-like colours.
+    /// so colours that jump about the cube wait for its lines. Distances of 4–8 pixels were best
+    /// and 24 lost half the gain; the figures are in Benchmarks/README.md ("Grading").
     static let prefetchDistance = 8
     /// Cell bases kept between the prefetch and the blend: a power of two above the distance.
     static let ringSize = 16

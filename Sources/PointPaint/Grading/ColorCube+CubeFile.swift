@@ -262,8 +262,10 @@ private struct CubeTextParser {
     /// The title when the line `first..<stop` is a `TITLE` line: the text between the quotes
     /// (a `#` inside them is part of it), or, unquoted, the rest of the line before a comment.
     static func title(_ buffer: UnsafeBufferPointer<UInt8>, _ first: Int, _ stop: Int) -> String? {
-        let keyword = Array("TITLE".utf8)
-        guard stop - first >= keyword.count, Array(buffer[first ..< first + keyword.count]) == keyword else { return nil }
+        // Called for every line: table rows fail the first byte test without allocating.
+        let keyword = "TITLE".utf8
+        guard stop - first >= keyword.count, buffer[first] == UInt8(ascii: "T"),
+              buffer[first ..< first + keyword.count].elementsEqual(keyword) else { return nil }
         var i = first + keyword.count
         guard i == stop || isBlank(buffer[i]) else { return nil }
         while i < stop && isBlank(buffer[i]) { i += 1 }

@@ -17,7 +17,10 @@ public struct ColorCube: Sendable, Equatable {
     /// `size³` output colours, red index fastest, then green, then blue; encoded values, nominally
     /// 0…1 (values outside are kept and clamped when applied to 8-bit colours).
     public var entries: [SIMD3<Float>] {
-        didSet { tables = CubeTables() }
+        // Tables built from the old entries, or shared with a copy that keeps them, are left to
+        // that copy; an unused box of this cube's own is kept, so element-by-element writes do
+        // not allocate.
+        didSet { if !isKnownUniquelyReferenced(&tables) || tables.isBuilt { tables = CubeTables() } }
     }
     /// The 8-bit apply's tables for the current entries (see `CubeTables`).
     var tables = CubeTables()

@@ -55,7 +55,7 @@ public struct PLYWriter: Sendable {
 
     /// Writes `cloud` to `path` atomically.
     ///
-    /// - Complexity: O(cloud.count). Binary files are encoded in cache-sized chunks on a second
+    /// - Complexity: O(cloud.count). Binary files are encoded in chunks (`chunkBytes`) on a second
     ///   thread while this one writes the previous chunks, so no file-sized buffer is built and
     ///   encoding overlaps with the copy into the file. With `.auto` float colours the file is
     ///   first written without them while the encoder watches for a wide colour; only a cloud
@@ -178,25 +178,18 @@ public struct PLYWriter: Sendable {
 
     /// Whether some channel lies outside 0…1 (or is NaN).
     static func hasWideColor(_ colors: [SIMD3<Float>]) -> Bool {
-        colors.withUnsafeBufferPointer { worstBits($0, $0.indices) } > oneBits
+        colors.withUnsafeBufferPointer { hasWideColor($0, $0.indices) }
     }
 
-    /// The bit pattern of 1.0: a colour whose `colorBits` exceed it has a channel outside 0…1.
+    /// Whether some channel of `colors[range]` lies outside 0…1 (or is NaN), branch-free.
+    static func hasWideColor(_ colors: UnsafeBufferPointer<SIMD3<Float>>, _ range: Range<Int>) -> Bool {
+        var outside = SIMD4<Int32>.zero
+        for i in range { outside |= outsideUnitBits(SIMD4(colors[i], 0)) }
+        return (outside.x | outside.y | outside.z) < 0
+    }
+
+    /// The bit pattern of 1.0, the largest of a channel in 0…1.
     static let oneBits = Float(1).bitPattern
-
-    /// The largest channel bit pattern of `c`, after `v + 0` turns −0 into +0: channels in 0…1
-    /// are exactly those up to `oneBits`, while negatives and NaN have larger patterns.
-    @inline(__always)
-    static func colorBits(_ c: SIMD3<Float>) -> UInt32 {
-        max((c.x + 0).bitPattern, (c.y + 0).bitPattern, (c.z + 0).bitPattern)
-    }
-
-    /// The largest `colorBits` over `colors[range]`, branch-free.
-    static func worstBits(_ colors: UnsafeBufferPointer<SIMD3<Float>>, _ range: Range<Int>) -> UInt32 {
-        var worst: UInt32 = 0
-        for i in range { worst = max(worst, colorBits(colors[i])) }
-        return worst
-    }
 
     /// Corner `c` of a unit cube: bit 0 x, bit 1 y, bit 2 z, each −½ or +½.
     static let corners: [SIMD3<Float>] = (0 ..< 8).map { (c: Int) -> SIMD3<Float> in
@@ -216,9 +209,9 @@ public struct PLYWriter: Sendable {
     }
 
     /// Bytes a chunk of binary output at most. Each chunk is one hand-over between the encoding
-    /// thread and the writing one, so fewer, larger chunks pay less of it: writing 1M points took
-    /// 2.9–3.0 ms with 1 MiB chunks against 3.1–3.3 ms with 256 KiB and 3.8 ms with 128 KiB
-    /// (2 MiB was no better). The pipeline's buffers then take 3 MiB.
+    /// thread and the writing one, so fewer, larger chunks pay less of it: in one timing harness,
+    /// writing 1M points took 2.9–3.0 ms with 1 MiB chunks against 3.1–3.3 ms with 256 KiB and
+    /// 3.8 ms with 128 KiB (2 MiB was no better; the benchmark's figure is in Benchmarks/README.md). The pipeline's buffers then take 3 MiB.
     static let chunkBytes = 1 << 20
 
     /// The binary data of a cloud file: vertex records (15 bytes, 27 with float colours; 8 a
@@ -257,7 +250,7 @@ public struct PLYWriter: Sendable {
         }
 
         /// Writes `chunk` at `out`, which needs one byte of slack after the chunk's bytes;
-        /// returns the chunk's byte count.
+        /// returns the chunk's byte count and whether a colour in it is wide.
         func encode(_ chunk: Chunk, of cloud: VoxelCloud, into out: UnsafeMutableRawPointer) -> (bytes: Int, wide: Bool) {
             cloud.positions.withUnsafeBufferPointer { positions in
                 cloud.colors.withUnsafeBufferPointer { colors in
@@ -285,7 +278,7 @@ public struct PLYWriter: Sendable {
                     } else {
                         for i in range { o.vertex(positions[i], colors[i], wide: wide) }
                     }
-                    return (o.pointer - out, PLYWriter.worstBits(colors, range) > PLYWriter.oneBits)
+                    return (o.pointer - out, PLYWriter.hasWideColor(colors, range))
                 }
             }
         }

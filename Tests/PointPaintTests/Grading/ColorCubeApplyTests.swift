@@ -55,30 +55,33 @@ import Testing
         Self.checkAgainstReference(cube, Self.gridColours, "noir ×1.8")
     }
 
-    /// The working tables are kept between applies: a cube whose entries change afterwards (through
-    /// `entries` or the subscript) must grade with its new entries, and a copy taken before the
-    /// change with the old ones.
-    @Test func changingEntriesAfterAnApplyUsesTheNewEntries() {
+    /// A cube keeps its working tables between applies; they must follow its entries. Changed
+    /// after an apply (through the subscript and `entries`), or changed while a copy shares its
+    /// tables not yet built, a cube grades like a new cube with the same entries, and so does the
+    /// copy that keeps the old ones.
+    @Test func changedEntriesGradeWithTheNewEntries() {
+        let colours = gradingTestColours(random: 2000)
+        func fresh(_ c: ColorCube) -> ColorCube { ColorCube(size: c.size, entries: c.entries) }
+
         var cube = gradingSmoothCube(size: 17)
+        var scratch = colours
+        cube.apply(to: &scratch, interpolation: .tetrahedral)  // builds and keeps the tables
         let before = cube
-        var colours = gradingTestColours(random: 2000)
-        let original = colours
-        cube.apply(to: &colours, interpolation: .tetrahedral)  // builds and keeps the tables
         cube[red: 8, green: 8, blue: 8] = SIMD3(1, 0, 0)
         cube.entries[0] = SIMD3(0, 1, 0)
-        for interpolation in ColorCube.Interpolation.allCases {
-            var graded = original
-            cube.apply(to: &graded, interpolation: interpolation)
-            var fresh = original  // a new cube with the same entries builds its tables anew
-            ColorCube(size: cube.size, entries: cube.entries).apply(to: &fresh, interpolation: interpolation)
-            #expect(graded == fresh, "\(interpolation)")
-            var old = original, oldFresh = original
-            before.apply(to: &old, interpolation: interpolation)
-            ColorCube(size: before.size, entries: before.entries).apply(to: &oldFresh, interpolation: interpolation)
-            #expect(old == oldFresh, "\(interpolation)")
-            #expect(graded != old, "\(interpolation)")
-        }
-        #expect(cube != before)
+        expectSameGrading(cube, fresh(cube), colours)
+        expectSameGrading(before, fresh(before), colours)
+
+        var other = gradingRandomCube(size: 9, seed: 3)
+        let copy = other  // shares the tables, not built yet
+        other.entries[40] = SIMD3(1, 1, 0)
+        expectSameGrading(other, fresh(other), colours)
+        expectSameGrading(copy, fresh(copy), colours)
+
+        var graded = colours, old = colours
+        cube.apply(to: &graded)
+        before.apply(to: &old)
+        #expect(graded != old && cube != before)
     }
 
     @Test func flatChannelsGiveConstantOutput() {
@@ -117,6 +120,16 @@ import Testing
     }
 }
 
+/// Expects `a` and `b` to grade `colours` identically with every interpolation.
+func expectSameGrading(_ a: ColorCube, _ b: ColorCube, _ colours: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    for interpolation in ColorCube.Interpolation.allCases {
+        var x = colours, y = colours
+        a.apply(to: &x, interpolation: interpolation)
+        b.apply(to: &y, interpolation: interpolation)
+        #expect(x == y, "\(interpolation)", sourceLocation: sourceLocation)
+    }
+}
+
 /// The compact table's handling of entries it has to clamp.
 @Suite struct ColorCubeApplyClampingTests {
     /// A NaN entry clamps to −1 like in the float tables, and its channel's stored range reaches
@@ -128,13 +141,7 @@ import Testing
         let index = withNaN.index(red: 4, green: 2, blue: 6)
         withNaN.entries[index][channel] = .nan
         withMinusOne.entries[index][channel] = -1
-        let colours = gradingTestColours(random: 2000)
-        for interpolation in ColorCube.Interpolation.allCases {
-            var a = colours, b = colours
-            withNaN.apply(to: &a, interpolation: interpolation)
-            withMinusOne.apply(to: &b, interpolation: interpolation)
-            #expect(a == b, "\(interpolation)")
-        }
+        expectSameGrading(withNaN, withMinusOne, gradingTestColours(random: 2000))
     }
 
     /// Entries beyond −1…2 (and infinities) clamp to the ends of that range before the range of
@@ -144,12 +151,6 @@ import Testing
         wild.entries[10] = SIMD3(-5, 7, .infinity)
         wild.entries[500] = SIMD3(3, -.infinity, -1.5)
         let clamped = ColorCube(size: 9, entries: wild.entries.map { $0.clamped(lowerBound: SIMD3(repeating: -1), upperBound: SIMD3(repeating: 2)) })
-        let colours = gradingTestColours(random: 2000)
-        for interpolation in ColorCube.Interpolation.allCases {
-            var a = colours, b = colours
-            wild.apply(to: &a, interpolation: interpolation)
-            clamped.apply(to: &b, interpolation: interpolation)
-            #expect(a == b, "\(interpolation)")
-        }
+        expectSameGrading(wild, clamped, gradingTestColours(random: 2000))
     }
 }

@@ -166,7 +166,7 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
         // Near-exact by design: only values next to a half-level boundary may round the other way
         // (fixed-point errors within 0.026 level full range, 0.042 video range). Measured: 99.4–99.9 %
         // of R, G, B samples equal.
-        #expect(equal > 0.98, "only \(equal) of samples equal the reference")
+        #expect(equal > 0.99, "only \(equal) of samples equal the reference")
     }
 
     @Test("Fast nearest is within 1 level of the reference on random frames with odd strides and offsets",
