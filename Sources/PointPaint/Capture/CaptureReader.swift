@@ -192,7 +192,7 @@ public final class CaptureReader: Sendable {
         do {
             decoded = try PNGImage.read(path: path, maximumPixels: width * height)
         } catch var error as PointPaintError {
-            error.place = "frame \(frame)"
+            error.place = .frame(frame)
             throw error
         }
         // Check the header of the very bytes decoded: the file may have changed since.

@@ -1,15 +1,69 @@
+import Foundation
+
 /// An error that names the file, the place in it and what was expected, so a person sees one
-/// clear line: `frames/000003.nv12: size: expected 460800 bytes, found 1024`.
+/// clear line: `frames/000003.nv12: frame 3: expected 460800 bytes, found 1024`.
+///
+/// Code and tests branch on `kind` and `place`; the wording of `message` is for people and free
+/// to improve.
 public struct PointPaintError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, in a form code can branch on.
+    public enum Kind: Sendable, Hashable {
+        /// Something that must exist does not: a file, a JSON key, a column, a frame, or a
+        /// regular file where a directory or device stands instead.
+        case missing
+        /// Present but not what the format says: bad syntax, a wrong type, counts that disagree.
+        case malformed
+        /// Larger than allowed, or larger than the file could hold (a lying header).
+        case tooLarge
+        /// Well formed, but a variant this reader does not handle (a version, an encoding, a
+        /// bit depth).
+        case unsupported
+        /// A number outside its allowed range (a negative focal length, a frame index).
+        case outOfRange
+        /// The system refused an operation; `errno` is its code.
+        case io(errno: Int32)
+    }
+
+    /// Where in the file.
+    public enum Place: Sendable, Hashable, CustomStringConvertible {
+        /// A JSON path such as `frames[3].camera.transform`; empty for the top level.
+        case jsonPath(String)
+        /// A line of a text file, from 1.
+        case line(Int)
+        /// A byte offset in a binary file, from 0.
+        case byteOffset(Int)
+        /// A frame of a capture, from 0.
+        case frame(Int)
+        /// Entry `index` (from 0) of a named element or record kind: `vertex 12`.
+        case element(String, Int)
+        /// A named part of a file: `header`, a column name, an archive member.
+        case part(String)
+
+        /// How the place reads inside the error line.
+        public var description: String {
+            switch self {
+            case .jsonPath(let path): path.isEmpty ? "top level" : path
+            case .line(let line): "line \(line)"
+            case .byteOffset(let offset): "byte offset \(offset)"
+            case .frame(let frame): "frame \(frame)"
+            case .element(let name, let index): "\(name) \(index)"
+            case .part(let name): name
+            }
+        }
+    }
+
+    /// What went wrong.
+    public var kind: Kind
     /// The file concerned (as the user named it, or relative to a capture), if any.
     public var file: String?
-    /// Where in the file: a JSON path, a line, a byte offset, a frame index.
-    public var place: String?
-    /// What was wrong and what was expected.
+    /// Where in the file, if the error has a place.
+    public var place: Place?
+    /// What was wrong and what was expected, for people.
     public var message: String
 
-    /// Creates an error for `file` at `place`.
-    public init(file: String? = nil, place: String? = nil, _ message: String) {
+    /// Creates an error of `kind` for `file` at `place`.
+    public init(_ kind: Kind, file: String? = nil, place: Place? = nil, _ message: String) {
+        self.kind = kind
         self.file = file
         self.place = place
         self.message = message
@@ -17,6 +71,106 @@ public struct PointPaintError: Error, Sendable, CustomStringConvertible, Equatab
 
     /// One line: `file: place: message`, leaving out the parts that are absent.
     public var description: String {
-        [file, place, message].compactMap { $0 }.joined(separator: ": ")
+        [file, place?.description, message].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+extension PointPaintError {
+    /// An error for a failed system call, from the `errno` it left: `.missing` for a path that
+    /// does not exist (`ENOENT`, `ENOTDIR`), `.io(errno:)` otherwise. The message is `action`
+    /// followed by the system's text: `cannot open: no such file or directory`.
+    public static func system(_ action: String, file: String?, place: Place? = nil, errno code: Int32 = errno) -> PointPaintError {
+        let kind: Kind = code == ENOENT || code == ENOTDIR ? .missing : .io(errno: code)
+        return PointPaintError(kind, file: file, place: place, "\(action): \(errnoText(code))")
+    }
+
+    /// The system's message for `code`, lower-cased at the start to sit inside a sentence
+    /// ("No such file or directory" → "no such file or directory").
+    public static func errnoText(_ code: Int32 = errno) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text).lowercasedFirst
+    }
+
+    /// `text` as it may appear inside an error line: in single quotes, at most `limit`
+    /// characters, with control characters, escapes, line breaks and invisible characters
+    /// (zero-width spaces, no-break spaces, byte-order marks) spelled out as `\n`, `\u{1B}`,
+    /// `\u{FEFF}`, so nothing a file holds can clear a terminal, split the line or pass
+    /// unseen. Longer text is cut, followed by `…` and the count of what was left out.
+    public static func quote(_ text: some StringProtocol, limit: Int = 40) -> String {
+        var out = "'"
+        var shown = 0
+        var rest = 0
+        for scalar in text.unicodeScalars {
+            if shown < limit {
+                out += visible(scalar)
+                shown += 1
+            } else {
+                rest += 1
+            }
+        }
+        return out + (rest == 0 ? "'" : "'… (\(rest) more character\(rest == 1 ? "" : "s"))")
+    }
+
+    /// `bytes` as text for an error line, quoted as `quote(_:limit:)` does: decoded as UTF-8
+    /// (an invalid byte shows as `\u{FFFD}`), and only as far as is shown, so a megabyte-long
+    /// header line costs nothing.
+    public static func quote(bytes: some Collection<UInt8>, limit: Int = 40) -> String {
+        var source = CountingIterator(base: bytes.makeIterator())
+        var decoder = UTF8()
+        var out = "'"
+        var shown = 0
+        decoding: while shown < limit {
+            switch decoder.decode(&source) {
+            case .scalarValue(let s): out += visible(s)
+            case .error: out += visible("\u{FFFD}")
+            case .emptyInput: break decoding
+            }
+            shown += 1
+        }
+        let rest = bytes.count - source.consumed
+        return out + (rest <= 0 ? "'" : "'… (\(rest) more byte\(rest == 1 ? "" : "s"))")
+    }
+
+    /// Counts the bytes a decoder has taken.
+    private struct CountingIterator<Base: IteratorProtocol<UInt8>>: IteratorProtocol {
+        var base: Base
+        var consumed = 0
+        mutating func next() -> UInt8? {
+            guard let byte = base.next() else { return nil }
+            consumed += 1
+            return byte
+        }
+    }
+
+    private static func visible(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        case "\\": return "\\\\"
+        case "'": return "\\'"
+        default: break
+        }
+        let value = scalar.value
+        let invisible: Bool
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+            invisible = true
+        case .spaceSeparator:
+            invisible = value != 0x20
+        default:
+            invisible = value == 0xFFFD
+        }
+        guard invisible else { return String(scalar) }
+        return "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+    }
+}
+
+extension PointPaintError {
+    /// The shape of the error before it had a kind; every caller is being moved to
+    /// `init(_:file:place:_:)`, after which this goes.
+    @available(*, deprecated, message: "give the error a kind: PointPaintError(.malformed, file:place:_:)")
+    public init(file: String? = nil, place: String? = nil, _ message: String) {
+        self.init(.malformed, file: file, place: place.map { .part($0) }, message)
     }
 }

@@ -159,7 +159,7 @@ import Testing
             try CubeFile(parsing: Array(text.utf8), file: "bad.cube")
         }
         #expect(error.file == "bad.cube")
-        #expect(error.place == line)
+        #expect(error.place?.description == line)
         #expect(error.message.contains(words), "\(error)")
     }
 
