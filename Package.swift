@@ -22,6 +22,9 @@ let package = Package(
         .systemLibrary(
             name: "CGLFW", pkgConfig: "glfw3",
             providers: [.apt(["libglfw3-dev", "libgl-dev"]), .brew(["glfw"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
         // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
@@ -32,7 +35,7 @@ let package = Package(
         .target(name: "CPointPaintKernels"),
 
         // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintSupport", "CPointPaintKernels"]),
+        .target(name: "PointPaint", dependencies: ["PNGCodec", "CTurboJPEG", "CPointPaintSupport", "CPointPaintKernels"]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(
