@@ -25,6 +25,13 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CZip", pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
+        // OpenEXR decoding driven from C (its API is built on macros and callbacks), through OpenEXR's
+        // C core library alone (Debian's libopenexr-dev; its pkg-config file would pull in the C++
+        // libraries too).
+        .target(name: "EXRCodec", linkerSettings: [.linkedLibrary("OpenEXRCore")]),
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
         // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
@@ -35,7 +42,7 @@ let package = Package(
         .target(name: "CPointPaintKernels"),
 
         // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec", "CTurboJPEG", "CPointPaintSupport", "CPointPaintKernels"]),
+        .target(name: "PointPaint", dependencies: ["PNGCodec", "EXRCodec", "CTurboJPEG", "CZip", "CPointPaintSupport", "CPointPaintKernels"]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(

@@ -4,7 +4,7 @@
 # Python packages the reference tests use. Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-apt_packages=(libglfw3-dev libgl-dev libpng-dev libturbojpeg0-dev pkg-config xvfb xauth libgl1-mesa-dri)
+apt_packages=(libglfw3-dev libgl-dev libpng-dev libturbojpeg0-dev libzip-dev libopenexr-dev pkg-config xvfb xauth libgl1-mesa-dri)
 if [[ "${1:-}" == "--python" ]]; then apt_packages+=(ffmpeg libjpeg-turbo-progs); fi
 
 missing=()
