@@ -1,6 +1,12 @@
 import Foundation
 
 extension CaptureSource {
+    /// No mismatch, unless a source says otherwise.
+    public var countMismatch: String? { nil }
+
+    /// No JPEG files, unless a source stores frames as JPEG.
+    public func jpegData(at index: Int) throws -> [UInt8]? { nil }
+
     /// Loads `indices` through `frame(at:)`, a batch of frames at a time on up to `threads`
     /// threads, and hands them out in order.
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {

@@ -23,11 +23,18 @@ public protocol CaptureSource: Sendable {
     var notes: [String] { get }
     /// The app's own fused point cloud (a PLY file), if the recording ships one.
     var cloudFile: String? { get }
+    /// When the recording's parts hold different numbers of frames (poses, images, depth maps):
+    /// one line naming the counts. `frameCount` is then what all of them have, and a replay that
+    /// asks for all frames is refused with this line. Nil when the counts agree.
+    var countMismatch: String? { get }
 
     /// The time and camera of frame `index`, without loading its image or depth.
     func frameInfo(at index: Int) throws -> CaptureFrameInfo
     /// Loads frame `index` whole: image, camera, and whatever points or depth it has.
     func frame(at index: Int) throws -> CaptureFrame
+    /// The JPEG file of frame `index` as recorded, when the frame is stored as one (so `import`
+    /// can copy it byte for byte); nil for frames stored otherwise.
+    func jpegData(at index: Int) throws -> [UInt8]?
     /// Loads the frames `indices` (increasing) for a replay, in that order, using up to
     /// `threads` threads to load ahead.
     func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence
