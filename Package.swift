@@ -22,8 +22,13 @@ let package = Package(
         .systemLibrary(
             name: "CGLFW", pkgConfig: "glfw3",
             providers: [.apt(["libglfw3-dev", "libgl-dev"]), .brew(["glfw"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
+        // libav's log callback takes a va_list, which Swift cannot format: a small C log sink.
+        .target(name: "CFFmpegSupport", dependencies: ["CFFmpeg"]),
         // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
         .target(name: "CPointPaintSupport"),
 
@@ -31,8 +36,10 @@ let package = Package(
         // at run time: per-function target attributes, so no unsafe flags.
         .target(name: "CPointPaintKernels"),
 
-        // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintSupport", "CPointPaintKernels"]),
+        // Core library: captures, colour, video decoding, sampling, scene store, PLY, grading. No OpenGL.
+        .target(
+            name: "PointPaint",
+            dependencies: ["PNGCodec", "CPointPaintSupport", "CPointPaintKernels", "CFFmpeg", "CFFmpegSupport"]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs what PointPaint needs on a Debian machine with Swift: the C libraries (GLFW, GL, libpng),
-# Xvfb + Mesa for headless rendering, ffmpeg for the cross-tool tests, and (with --python) the
-# Python packages the reference tests use. Safe to run again: it installs only what is missing.
+# Installs what PointPaint needs on a Debian machine with Swift: the C libraries (GLFW, GL, libpng,
+# FFmpeg's libavformat/libavcodec/libavutil), Xvfb + Mesa for headless rendering, the ffmpeg tool
+# (the Swift video tests encode their videos with it; the Python cross-checks use it too), and
+# (with --python) the Python packages the reference tests use. Safe to run again: it installs only
+# what is missing.
 set -euo pipefail
 
-apt_packages=(libglfw3-dev libgl-dev libpng-dev pkg-config xvfb xauth libgl1-mesa-dri)
-if [[ "${1:-}" == "--python" ]]; then apt_packages+=(ffmpeg); fi
+apt_packages=(libglfw3-dev libgl-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev
+              pkg-config xvfb xauth libgl1-mesa-dri ffmpeg)
 
 missing=()
 for p in "${apt_packages[@]}"; do
