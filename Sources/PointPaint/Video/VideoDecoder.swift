@@ -35,6 +35,8 @@ public final class VideoDecoder: @unchecked Sendable {
     private var packetsRead = 0
     /// Set when the file ended before every packet the container lists: the count of packets read.
     private var endedEarly: Int?
+    /// The last picture's presentation timestamp, to check that pictures come out in order.
+    private var lastTimestamp: Int64?
     private var draining = false
     private var finished = false
 
@@ -203,8 +205,19 @@ extension VideoDecoder {
         }
     }
 
-    /// Refuses a picture that is damaged or differs in size or format from the stream's first.
+    /// Refuses a picture that is damaged, differs in size or format from the stream's first, or
+    /// comes out of presentation order (the container's timestamps disagree with the codec's
+    /// picture order, so frames would pair with the wrong poses).
     private func checkPicture(_ picture: AVFrame, index: Int) throws {
+        let timestamp = picture.best_effort_timestamp
+        if timestamp != cffmpeg_no_pts() {
+            if let last = lastTimestamp, timestamp <= last {
+                throw PointPaintError(.malformed, file: path, place: .frame(index),
+                                      "presentation time \(Double(timestamp - startTimestamp) * timeBase) s comes after "
+                                          + "\(Double(last - startTimestamp) * timeBase) s: the container's timestamps disagree with the stream's picture order")
+            }
+            lastTimestamp = timestamp
+        }
         guard picture.flags & AV_FRAME_FLAG_CORRUPT == 0 && picture.decode_error_flags == 0 else {
             throw PointPaintError(.malformed, file: path, place: .frame(index),
                                   "the picture is damaged (the decoder concealed errors)")

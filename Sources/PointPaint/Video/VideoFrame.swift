@@ -4,7 +4,8 @@ public struct VideoFrame: Sendable, Equatable {
     /// planes were asked for, so indices match the file's own frame numbers.
     public var index: Int
     /// Presentation time in seconds from the stream's start (its first presentation timestamp
-    /// where the container gives one). For a frame without a timestamp: `index` ÷ frame rate.
+    /// where the container gives one). For a frame without a timestamp: `index` ÷ frame rate
+    /// (30 a second when the rate is unknown too).
     public var time: Double
     /// The frame's Y′CbCr codes exactly as decoded.
     public var planes: YCbCrPlanes

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a video file's chosen stream is, as the container and the codec describe it.
 public struct VideoStreamInfo: Sendable, Hashable {
     /// FFmpeg's short name of the codec: `h264` or `hevc`.
@@ -31,5 +33,24 @@ public struct VideoStreamInfo: Sendable, Hashable {
         self.frameRate = frameRate
         self.duration = duration
         self.color = color
+    }
+}
+
+extension VideoStreamInfo: CustomStringConvertible {
+    /// One line for `info`: `hevc 1920×1440 yuv420p (4:2:0), 300 frames, 30 fps, 10 s; bt709, …`.
+    public var description: String {
+        var parts = ["\(codec) \(width)×\(height) \(pixelFormat) (\(subsampling.rawValue))"]
+        if let frameCount { parts.append("\(frameCount) frame\(frameCount == 1 ? "" : "s")") }
+        if let frameRate { parts.append("\(Self.short(frameRate)) fps") }
+        if let duration { parts.append("\(Self.short(duration)) s") }
+        return parts.joined(separator: ", ") + "; \(color)"
+    }
+
+    /// A number with at most three decimals and no trailing zeros: 29.97, 30, 10.5.
+    private static func short(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

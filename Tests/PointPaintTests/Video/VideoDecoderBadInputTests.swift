@@ -88,6 +88,18 @@ struct VideoDecoderBadInputTests {
         }
     }
 
+    @Test("container timestamps that disagree with the stream's picture order are refused")
+    func timestampsOutOfOrder() throws {
+        let directory = TemporaryDirectory()
+        let video = directory.file("b.mp4"), path = directory.file("scrambled.mkv")
+        try VideoFixture.encode(VideoFixture.pattern(), to: video, VideoFixture.losslessHEVC)
+        // Presentation timestamps rewritten to the decode order: B-frames now look early.
+        try VideoFixture.ffmpeg(["-i", video, "-c", "copy", "-bsf:v", "setts=pts=DTS", path])
+        let error = try #require(failure(path))
+        #expect(error.kind == .malformed)
+        #expect(error.place.map { if case .frame = $0 { true } else { false } } == true)
+    }
+
     @Test("a PNG named .mp4 is refused in one line")
     func pngNamedMP4() throws {
         let directory = TemporaryDirectory()
