@@ -32,8 +32,13 @@ let package = Package(
         // C core library alone (Debian's libopenexr-dev; its pkg-config file would pull in the C++
         // libraries too).
         .target(name: "EXRCodec", linkerSettings: [.linkedLibrary("OpenEXRCore")]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
+        // libav's log callback takes a va_list, which Swift cannot format: a small C log sink.
+        .target(name: "CFFmpegSupport", dependencies: ["CFFmpeg"]),
         // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
         .target(name: "CPointPaintSupport"),
 
@@ -41,8 +46,13 @@ let package = Package(
         // at run time: per-function target attributes, so no unsafe flags.
         .target(name: "CPointPaintKernels"),
 
-        // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec", "EXRCodec", "CTurboJPEG", "CZip", "CPointPaintSupport", "CPointPaintKernels"]),
+        // Core library: captures, colour, image and video decoding, sampling, scene store, PLY, grading. No OpenGL.
+        .target(
+            name: "PointPaint",
+            dependencies: [
+                "PNGCodec", "EXRCodec", "CTurboJPEG", "CZip", "CFFmpeg", "CFFmpegSupport",
+                "CPointPaintSupport", "CPointPaintKernels",
+            ]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(

@@ -27,6 +27,12 @@ let package = Package(
         .executableTarget(
             name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // A plain release executable, timed as a whole process beside `ffmpeg -f null` by
+        // peers/video_decode_bench.sh (both open the file, decode every frame and exit). Outside
+        // Benchmarks/, where the benchmark plugin would take it for one of its own.
+        .executableTarget(
+            name: "VideoDecode", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/VideoDecode"),
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
