@@ -37,6 +37,13 @@ extension LZFSE {
             position += length
         }
 
+        /// Appends `length` bytes from `source` (a raw block) with one `memcpy`.
+        mutating func copyRaw(from source: UnsafeRawPointer, length: Int) {
+            assert(length >= 0 && length <= count - position)
+            if length > 0 { (base + position).copyMemory(from: source, byteCount: length) }
+            position += length
+        }
+
         /// Appends `length` bytes copied from `distance` bytes back, as a byte-by-byte copy would:
         /// a distance shorter than the length repeats the last `distance` bytes.
         @inline(__always)

@@ -28,7 +28,10 @@ import Foundation
 ///
 /// Written from the format as Apple's reference implementation (github.com/lzfse/lzfse, BSD
 /// licence) defines it; no code is taken from it.
-package enum LZFSE {
+///
+/// Not part of the public API: the capture readers use it, and the Benchmarks package, which
+/// can see no `package` declaration, reaches it with `@_spi(Benchmarks) import PointPaint`.
+@_spi(Benchmarks) public enum LZFSE {
     /// The number of bytes `input` decodes to, from its block headers alone (no block is decoded).
     ///
     /// - Parameters:
@@ -39,8 +42,8 @@ package enum LZFSE {
     /// - Throws: `PointPaintError` when a header is cut off, unknown or lying, when the stream has no
     ///   end-of-stream block, or when it decodes to more than `maximumSize` bytes.
     /// - Complexity: O(number of blocks).
-    package static func decodedSize(of input: UnsafeRawBufferPointer, file: String? = nil, maximumSize: Int) throws -> Int {
-        try decodedSize(Input(input, file: file), limit: maximumSize, limitName: "the \(maximumSize) allowed")
+    @_spi(Benchmarks) public static func decodedSize(of input: UnsafeRawBufferPointer, file: String? = nil, maximumSize: Int) throws -> Int {
+        try walk(Input(input, file: file), limit: maximumSize, limitName: "the \(maximumSize) allowed").decodedSize
     }
 
     /// Decodes `input` into `output`, which must have exactly the decoded size (`decodedSize(of:)`).
@@ -49,22 +52,10 @@ package enum LZFSE {
     /// - Throws: `PointPaintError` for any fault of the stream, or when it does not decode to
     ///   `output.count` bytes.
     /// - Complexity: O(`input.count` + `output.count`).
-    package static func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, file: String? = nil) throws {
+    @_spi(Benchmarks) public static func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, file: String? = nil) throws {
         let source = try Input(input, file: file)
-        let size = try decodedSize(source, limit: output.count, limitName: "the \(output.count) expected")
-        guard size == output.count else {
-            throw PointPaintError(.malformed, file: file, "the LZFSE stream decodes to \(size) bytes; expected \(output.count)")
-        }
-        guard let base = output.baseAddress else {
-            // Nothing to write, but the blocks are still checked (a stream of empty blocks).
-            try withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { placeholder in
-                var sink = Output(base: placeholder.baseAddress!, count: 0)
-                try decodeBlocks(source, into: &sink)
-            }
-            return
-        }
-        var sink = Output(base: base, count: output.count)
-        try decodeBlocks(source, into: &sink)
+        let walk = try checkedWalk(source, expected: output.count, limit: output.count)
+        try decodeBlocks(source, into: output, compressedBlocks: walk.compressedBlocks)
     }
 
     /// Decodes a whole LZFSE stream.
@@ -78,21 +69,25 @@ package enum LZFSE {
     /// - Returns: the decoded bytes.
     /// - Throws: `PointPaintError` (`.malformed` or `.tooLarge`, at the byte offset of the fault).
     /// - Complexity: O(`bytes.count` + decoded size); one allocation of the decoded size.
-    package static func decode(_ bytes: some ContiguousBytes, file: String? = nil, expectedSize: Int? = nil,
-                               maximumSize: Int) throws -> [UInt8] {
+    @_spi(Benchmarks) public static func decode(_ bytes: some ContiguousBytes, file: String? = nil, expectedSize: Int? = nil,
+                                                maximumSize: Int) throws -> [UInt8] {
         try bytes.withUnsafeBytes { raw in
             let source = try Input(raw, file: file)
-            let limit = min(maximumSize, expectedSize ?? .max)
-            let size = try decodedSize(source, limit: limit,
-                                       limitName: limit == expectedSize ? "the \(limit) expected" : "the \(limit) allowed")
-            if let expectedSize, size != expectedSize {
-                throw PointPaintError(.malformed, file: file, "the LZFSE stream decodes to \(size) bytes; expected \(expectedSize)")
-            }
-            return try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-                try decode(raw, into: UnsafeMutableRawBufferPointer(buffer), file: file)
-                initialized = size
+            let walk = try checkedWalk(source, expected: expectedSize, limit: min(maximumSize, expectedSize ?? .max))
+            return try [UInt8](unsafeUninitializedCapacity: walk.decodedSize) { buffer, initialized in
+                try decodeBlocks(source, into: UnsafeMutableRawBufferPointer(buffer), compressedBlocks: walk.compressedBlocks)
+                initialized = walk.decodedSize
             }
         }
+    }
+
+    /// The framing walk, refused when the stream decodes to more than `limit` or not to `expected`.
+    private static func checkedWalk(_ source: Input, expected: Int?, limit: Int) throws -> Walk {
+        let walk = try walk(source, limit: limit, limitName: limit == expected ? "the \(limit) expected" : "the \(limit) allowed")
+        if let expected, walk.decodedSize != expected {
+            throw PointPaintError(.malformed, file: source.file, "the LZFSE stream decodes to \(walk.decodedSize) bytes; expected \(expected)")
+        }
+        return walk
     }
 }
 
@@ -222,26 +217,43 @@ extension LZFSE {
         }
     }
 
+    /// What the framing walk found.
+    struct Walk {
+        /// Bytes the stream decodes to.
+        var decodedSize = 0
+        /// LZFSE blocks (`bvx1`, `bvx2`), which need the decoding tables.
+        var compressedBlocks = 0
+    }
+
     /// Walks the block headers and adds up their decoded sizes, refusing a total over `limit`.
-    static func decodedSize(_ input: Input, limit: Int, limitName: @autoclosure () -> String) throws -> Int {
+    static func walk(_ input: Input, limit: Int, limitName: @autoclosure () -> String) throws -> Walk {
         var offset = 0
-        var total = 0
+        var walk = Walk()
         while true {
             let frame = try frame(at: offset, in: input)
-            if case .endOfStream = frame.kind, frame.end == input.count { return total }
+            let total = walk.decodedSize
+            switch frame.kind {
+            case .endOfStream where frame.end == input.count: return walk
+            case .compressed: walk.compressedBlocks += 1
+            default: break
+            }
             guard frame.decodedSize <= limit - total else {
                 throw input.error(.tooLarge, at: frame.offset + 4,
                                   "the LZFSE stream decodes to more than \(limitName()) bytes (\(total) before this block, which adds \(frame.decodedSize))")
             }
-            total += frame.decodedSize
+            walk.decodedSize += frame.decodedSize
             offset = frame.end
         }
     }
 
-    /// Decodes every block into `output`, whose size the framing walk has checked.
-    static func decodeBlocks(_ input: Input, into output: inout Output) throws {
-        try withUnsafeTemporaryAllocation(byteCount: Tables.byteCount, alignment: 16) { scratch in
-            let tables = Tables(scratch.baseAddress!)
+    /// Decodes every block into `buffer`, whose size the framing walk has checked; the decoding
+    /// tables are set up only for a stream with LZFSE blocks.
+    static func decodeBlocks(_ input: Input, into buffer: UnsafeMutableRawBufferPointer, compressedBlocks: Int) throws {
+        try withUnsafeTemporaryAllocation(byteCount: compressedBlocks > 0 ? Tables.byteCount : 16, alignment: 16) { scratch in
+            let tables = compressedBlocks > 0 ? Tables(scratch.baseAddress!) : nil
+            // An empty output still has its blocks checked (a stream of empty blocks): any
+            // address serves, as nothing is written.
+            var output = Output(base: buffer.baseAddress ?? scratch.baseAddress!, count: buffer.count)
             var offset = 0
             var streamStart = 0
             while offset < input.count {
@@ -252,13 +264,12 @@ extension LZFSE {
                 case .endOfStream:
                     streamStart = output.position
                 case .raw:
-                    output.copyLiteral(from: input.base + frame.payloadOffset, length: frame.decodedSize,
-                                       readable: input.count - frame.payloadOffset)
+                    output.copyRaw(from: input.base + frame.payloadOffset, length: frame.decodedSize)
                 case .lzvn:
                     try decodeLZVN(frame, in: input, into: &output, streamStart: streamStart)
                 case .compressed(let header):
                     try decodeCompressed(header, at: frame.offset, in: input, into: &output, streamStart: streamStart,
-                                         tables: tables)
+                                         tables: tables!)
                 }
                 assert(output.position == blockEnd)
                 offset = frame.end

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PointPaint
+@_spi(Benchmarks) @testable import PointPaint
 
 /// Damaged and hostile streams: each gives one `PointPaintError` (`.malformed` or `.tooLarge`),
 /// never a crash, a hang or an allocation the input cannot back.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PointPaint
+@_spi(Benchmarks) @testable import PointPaint
 
 /// Decoding streams Apple's reference encoder wrote (through pyliblzfse), compared with the inputs
 /// it was given.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PointPaint
+@_spi(Benchmarks) @testable import PointPaint
 
 /// The LZFSE fixtures of `Tests/Fixtures/LZFSE`: streams pyliblzfse (Apple's reference encoder)
 /// wrote from seeded inputs, and the generators of those inputs, mirrored from
