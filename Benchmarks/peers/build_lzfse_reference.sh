@@ -5,9 +5,8 @@
 # checkout of github.com/lzfse/lzfse or the lzfse/ folder of the pyliblzfse source package
 # (`pip download --no-binary :all: --no-deps pyliblzfse`, then unpack it).
 #
-# Flags: -O2, the fastest of -Os (the reference's own Makefile), -O2 and -O3 on the 16 MiB stream
-# here (-O3 equal on the depth map, 15-20 % slower on the mixed stream), baseline x86-64 like
-# PointPaint's release build.
+# Flags: -O2, baseline x86-64 like PointPaint's release build. The reference's own Makefile uses -Os,
+# which decoded the depth map about 15 % slower here; -O3 measured the same as -O2 within the noise.
 #
 # Usage: bash Benchmarks/peers/build_lzfse_reference.sh LZFSE_SOURCE_DIR OUT_DIR
 #        export LZFSE_REFERENCE_LIB=OUT_DIR/liblzfse.so

@@ -39,6 +39,8 @@ extension LZFSE {
                 i += 4
             }
         }
+        // Wide copies read up to 15 bytes past the literals they take.
+        (tables.literals + ((header.literalCount + 3) & ~3)).initialize(repeating: 0, count: 16)
 
         if header.matchCount > 0 {
             guard var reader = BitReader(input, end: lmdEnd, limit: lmdStart, padding: header.lmdPadding) else {

@@ -57,7 +57,8 @@ extension LZFSE {
     }
 
     /// Scratch memory for decoding LZFSE blocks, reused from block to block: the decoding tables,
-    /// the frequencies and the block's literals (with slack for 16-byte copies past the last one).
+    /// the frequencies and the block's literals (with slack for 16-byte copies past the last one,
+    /// which each block clears after its literals).
     struct Tables {
         static let literalCapacity = Limit.literals + 64
         static let byteCount = (StateCount.l + StateCount.m + StateCount.d) * MemoryLayout<ValueEntry>.stride
@@ -85,7 +86,6 @@ extension LZFSE {
             literal = take(UInt32.self, StateCount.literal)
             frequencies = take(UInt16.self, FrequencyTable.total)
             literals = take(UInt8.self, Tables.literalCapacity)
-            literals.initialize(repeating: 0, count: Tables.literalCapacity)
             assert(at - raw == Tables.byteCount)
         }
     }

@@ -96,7 +96,9 @@ extension LZFSE {
                                   "an LZVN opcode writes \(literalLength + matchLength) bytes, past the block's declared \(frame.decodedSize)")
             }
             let literalStart = i + opLength
-            out.copyLiteral(from: source + literalStart, length: literalLength, readable: input.count - literalStart)
+            if literalLength > 0 {  // most match opcodes carry none: no 16-byte store for nothing
+                out.copyLiteral(from: source + literalStart, length: literalLength, readable: input.count - literalStart)
+            }
             if matchLength > 0 {
                 guard distance > 0 && distance <= out.position - streamStart else {
                     throw input.error(.malformed, at: i,
