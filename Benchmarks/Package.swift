@@ -36,6 +36,10 @@ let package = Package(
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // LZFSE decoding; its C reference peer is loaded at run time from $LZFSE_REFERENCE_LIB.
+        .executableTarget(
+            name: "Compression", dependencies: benchmarkDependencies, path: "Benchmarks/Compression",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ],
     swiftLanguageModes: [.v6]
 )
