@@ -102,8 +102,9 @@ enum CaptureSourceTruth {
     }
 
     /// Points from the depth maps of `frames` (source index → synthesizer frame) against the
-    /// scene: each point's distance to the surface the true camera's ray through its pixel hits,
-    /// and the colour `CapturedImageSampler` gives there against that surface's true colour.
+    /// scene: each point's distance to the surface the true camera sees in its direction, and
+    /// the colour `CapturedImageSampler` gives at the point's pixel against that surface's true
+    /// colour.
     /// Only high-confidence depth is used (silhouettes are not), as replay does by default.
     static func accuracy(of source: some CaptureSource, frames: [(Int, Int)], synth: CaptureSynthesizer) throws -> Accuracy {
         var distances: [Double] = [], colours: [Double] = []
@@ -119,17 +120,22 @@ enum CaptureSourceTruth {
                                                primaries: source.imageInfo.primaries)
             let camera = synth.camera(frame: truthFrame)
             for (p, st) in zip(positions, coordinates) {
-                let ray = camera.ray(u: Double(st.x) * Double(w), v: Double(st.y) * Double(h))
-                guard let hit = synth.scene.intersect(origin: ray.origin, direction: ray.direction) else {
+                // The surface the true camera sees in the point's direction: a point from depth
+                // lies on it, and its colour (sampled at the point's own pixel, as replay does)
+                // is that surface's. A point put elsewhere by a wrong pose is off both.
+                let toPoint = SIMD3<Double>(p) - camera.position
+                let direction = toPoint / (toPoint * toPoint).sum().squareRoot()
+                guard let hit = synth.scene.intersect(origin: camera.position, direction: direction) else {
                     distances.append(.infinity)
                     continue
                 }
                 distances.append(((SIMD3<Double>(p) - hit.point) * (SIMD3<Double>(p) - hit.point)).sum().squareRoot() * 1000)
+                guard case .visible(let s, let t) = camera.project(hit.point, width: w, height: h) else { continue }
                 // Colour is held to the truth where the surface has one colour across what the
                 // sampler reads (bilinear luma, 4:2:0 chroma: 2.5 pixels around), as the
                 // synthesizer's feature points are: on an edge the truth is the edge.
                 let truth = synth.scene.color(at: hit.point, box: hit.box)
-                let u = Double(st.x) * Double(w), v = Double(st.y) * Double(h)
+                let u = s * Double(w), v = t * Double(h)
                 let flat = [(-2.5, 0.0), (2.5, 0), (0, -2.5), (0, 2.5), (-2.5, -2.5), (2.5, 2.5), (-2.5, 2.5), (2.5, -2.5)].allSatisfy { du, dv in
                     let ray = camera.ray(u: u + du, v: v + dv)
                     guard let near = synth.scene.intersect(origin: ray.origin, direction: ray.direction), near.box == hit.box else { return false }
@@ -142,9 +148,11 @@ enum CaptureSourceTruth {
                 colours.append(max(abs(d.x), abs(d.y), abs(d.z)))
             }
         }
-        func p95(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 95 / 100)] }
-        return Accuracy(points: distances.count, colourPoints: colours.count, positionMean: distances.reduce(0, +) / Double(distances.count), positionP95: p95(distances),
-                        colourMean: colours.reduce(0, +) / Double(colours.count), colourP95: p95(colours))
+        // No values: infinitely bad.
+        func mean(_ values: [Double]) -> Double { values.isEmpty ? .infinity : values.reduce(0, +) / Double(values.count) }
+        func p95(_ values: [Double]) -> Double { values.isEmpty ? .infinity : values.sorted()[values.count * 95 / 100] }
+        return Accuracy(points: distances.count, colourPoints: colours.count, positionMean: mean(distances), positionP95: p95(distances),
+                        colourMean: mean(colours), colourP95: p95(colours))
     }
 
     /// Expects the accuracy of `accuracy(of:frames:synth:)` for a layout of 64 × 48 depth maps:
