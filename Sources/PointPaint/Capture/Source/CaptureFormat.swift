@@ -9,7 +9,8 @@ public enum CaptureFormat: String, Sendable, CaseIterable, Hashable {
     /// Record3D: a `.r3d` file (a ZIP of `metadata` and `rgbd/`), or its "EXR + JPG" export
     /// (`metadata.json`, `rgb/`, `depth/`).
     case record3d
-    /// Polycam's raw data: `keyframes/` with images, cameras, depth and confidence.
+    /// Polycam's raw data: `keyframes/` with images, cameras, depth and confidence (or a
+    /// folder whose only folder holds it).
     case polycam
     /// 3D Scanner App's "All Data" export: `frame_NNNNN.json` / `.jpg`, `depth_NNNNN.png`.
     case scannerApp = "scanner-app"
@@ -75,7 +76,12 @@ public enum CaptureFormat: String, Sendable, CaseIterable, Hashable {
         case .pointpaint: return exists("capture.json", directory: false)
         case .stray: return exists("odometry.csv", directory: false) && (exists("rgb.mp4", directory: false) || exists("rgb", directory: true))
         case .record3d: return exists("metadata.json", directory: false) && exists("rgb", directory: true)
-        case .polycam: return exists("keyframes", directory: true)
+        case .polycam:
+            // Some Polycam zips hold the export in a folder of its own.
+            if exists("keyframes", directory: true) { return true }
+            let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { !$0.hasPrefix(".") && exists($0, directory: true) }
+            return folders.count == 1 && exists(folders[0] + "/keyframes", directory: true)
         case .scannerApp: return exists("frame_00000.json", directory: false)
             || ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasPrefix("frame_") && $0.hasSuffix(".json") }
         case .nerfstudio: return exists("transforms.json", directory: false)
