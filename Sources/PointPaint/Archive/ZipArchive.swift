@@ -124,10 +124,16 @@ package final class ZipArchive: @unchecked Sendable {
         return bytes
     }
 
+    /// Whether `name` stays inside the archive's folder: not empty, not absolute, without
+    /// backslashes and without a `..` part (the ZIP writer holds its names to this too).
+    static func isInsideFolder(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix("/") && !name.contains("\\")
+            && !name.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    }
+
     /// Refuses names that are absolute or climb out of the archive's folder.
     private static func checkName(_ name: String, path: String, index: Int) throws {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"), !parts.contains("..") else {
+        guard isInsideFolder(name) else {
             throw PointPaintError(.malformed, file: path, place: .element("entry", index),
                                   "expected a name inside the archive's folder, found \(PointPaintError.quote(name))")
         }
@@ -145,7 +151,8 @@ package final class ZipArchive: @unchecked Sendable {
         }
     }
 
-    private static func text(_ error: UnsafeMutablePointer<zip_error_t>?) -> String {
+    /// libzip's message for `error`, to sit inside a sentence (the ZIP writer's too).
+    static func text(_ error: UnsafeMutablePointer<zip_error_t>?) -> String {
         guard let error, let message = zip_error_strerror(error) else { return "unknown error" }
         return String(cString: message).lowercasedFirst
     }
