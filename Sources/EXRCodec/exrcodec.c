@@ -1,4 +1,4 @@
-// One channel of a scanline OpenEXR file, through OpenEXR's C core library (OpenEXRCore).
+// One channel of a scanline OpenEXR file, read and written through OpenEXR's C core library (OpenEXRCore).
 #include "exrcodec.h"
 
 #include <OpenEXR/openexr.h>
@@ -131,6 +131,57 @@ int pexr_read_channel(const char *path, uint64_t maxPixels, float **out, int32_t
     free(pixels);
     exr_finish(&ctxt);
     if (result != 0 && err && errlen && !err[0]) fail(err, errlen, "cannot read the header");
+    return result;
+}
+
+int pexr_write_channel(const char *path, int32_t width, int32_t height, const float *values, const char *channel,
+                       char *err, size_t errlen) {
+    pexr_errors errors = {err, errlen};
+    if (err && errlen) err[0] = 0;
+    if (width < 1 || height < 1 || !values || !channel || !channel[0]) return fail(err, errlen, "expected pixels and a channel name");
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.error_handler_fn = pexr_error_handler;
+    init.user_data = &errors;
+    exr_context_t ctxt = NULL;
+    if (exr_start_write(&ctxt, path, EXR_WRITE_FILE_DIRECTLY, &init) != EXR_ERR_SUCCESS) {
+        exr_finish(&ctxt);
+        return (err && errlen && err[0]) ? -1 : fail(err, errlen, "cannot create the file");
+    }
+    int result = -1;
+    exr_encode_pipeline_t encoder = EXR_ENCODE_PIPELINE_INITIALIZER;
+    int encoderReady = 0;
+    do {
+        int part = 0;
+        if (exr_add_part(ctxt, "", EXR_STORAGE_SCANLINE, &part) != EXR_ERR_SUCCESS
+            || exr_initialize_required_attr_simple(ctxt, part, width, height, EXR_COMPRESSION_ZIP) != EXR_ERR_SUCCESS
+            || exr_add_channel(ctxt, part, channel, EXR_PIXEL_FLOAT, EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1) != EXR_ERR_SUCCESS
+            || exr_write_header(ctxt) != EXR_ERR_SUCCESS) break;
+        int32_t lines = 0;
+        if (exr_get_scanlines_per_chunk(ctxt, part, &lines) != EXR_ERR_SUCCESS || lines < 1) break;
+        int ok = 1;
+        for (int32_t y = 0; y < height && ok; y += lines) {
+            exr_chunk_info_t chunk;
+            if (exr_write_scanline_chunk_info(ctxt, part, y, &chunk) != EXR_ERR_SUCCESS) { ok = 0; break; }
+            exr_result_t status = encoderReady ? exr_encoding_update(ctxt, part, &chunk, &encoder)
+                                               : exr_encoding_initialize(ctxt, part, &chunk, &encoder);
+            if (status != EXR_ERR_SUCCESS) { ok = 0; break; }
+            encoderReady = 1;
+            exr_coding_channel_info_t *info = &encoder.channels[0];
+            info->encode_from_ptr = (const uint8_t *)(values + (size_t)chunk.start_y * (size_t)width);
+            info->user_pixel_stride = (int32_t)sizeof(float);
+            info->user_line_stride = (int32_t)((int64_t)width * (int64_t)sizeof(float));
+            info->user_data_type = EXR_PIXEL_FLOAT;
+            info->user_bytes_per_element = (int16_t)sizeof(float);
+            if (exr_encoding_choose_default_routines(ctxt, part, &encoder) != EXR_ERR_SUCCESS
+                || exr_encoding_run(ctxt, part, &encoder) != EXR_ERR_SUCCESS) { ok = 0; break; }
+        }
+        if (!ok) break;
+        result = 0;
+    } while (0);
+    if (encoderReady) exr_encoding_destroy(ctxt, &encoder);
+    // exr_finish writes the chunk offset table; with EXR_WRITE_FILE_DIRECTLY it removes the file on failure.
+    if (exr_finish(&ctxt) != EXR_ERR_SUCCESS) result = -1;
+    if (result != 0 && err && errlen && !err[0]) fail(err, errlen, "cannot write the image");
     return result;
 }
 
