@@ -118,3 +118,11 @@ def test_fresh_streams_keep_the_decoders_rules():
         if data:
             assert liblzfse.decompress(stream) == data, f"seed {seed}, trial {trial}"
     assert seen >= {"bvx2", "bvx$"}, f"seed {seed}"
+
+
+def test_pointpaints_raw_stream_decodes_with_reference_decoder():
+    """PointPaint's own LZFSE writer (raw blocks, LZFSE.encodeRaw; the Swift tests check it writes
+    exactly this fixture) gives streams Apple's reference decoder reads."""
+    stream = (FIXTURES / "raw" / "raw-1000.lzfse").read_bytes()
+    assert make_fixtures.blocks(stream) == ["bvx-", "bvx-", "bvx-", "bvx$"]
+    assert liblzfse.decompress(stream) == bytes((37 * i + 11) % 256 for i in range(1000))
