@@ -58,7 +58,12 @@ enum SourceFiles {
     /// The image description of a recording's JPEG frames, from the header of one of them: its
     /// size and primaries, with JFIF's encoding (BT.601, full range, centred chroma).
     static func jpegImageInfo(_ path: String, frame: Int) throws -> CaptureImageInfo {
-        let bytes = try read(path, limit: maximumJPEGBytes, frame: frame, what: "JPEG frame")
+        try jpegImageInfo(bytes: read(path, limit: maximumJPEGBytes, frame: frame, what: "JPEG frame"), file: path, frame: frame)
+    }
+
+    /// The image description of a recording's JPEG frames from the bytes of one of them (read
+    /// from `file`, which errors name, at `frame`).
+    static func jpegImageInfo(bytes: [UInt8], file path: String, frame: Int) throws -> CaptureImageInfo {
         let info: JPEGInfo
         do {
             info = try JPEGDecoder.info(of: bytes, file: path)
@@ -75,6 +80,14 @@ enum SourceFiles {
     ///   `.malformed` when its size or primaries are not those of `info` — each at `frame`.
     static func jpegFrame(_ path: String, frame: Int, info: CaptureImageInfo) throws -> (image: NV12Image, bytes: [UInt8]) {
         let bytes = try read(path, limit: maximumJPEGBytes, frame: frame, what: "JPEG frame")
+        return (try jpegImage(bytes, file: path, frame: frame, info: info), bytes)
+    }
+
+    /// The JPEG frame `bytes` (read from `file`, which errors name), decoded straight to its
+    /// Y′CbCr planes.
+    /// - Throws: the decoder's error for a corrupt file, and `.malformed` when its size or
+    ///   primaries are not those of `info` — each at `frame`.
+    static func jpegImage(_ bytes: [UInt8], file path: String, frame: Int, info: CaptureImageInfo) throws -> NV12Image {
         let decoded: (planes: YCbCrPlanes, info: JPEGInfo)
         do {
             decoded = try JPEGDecoder.decode(bytes, file: path)
@@ -90,7 +103,7 @@ enum SourceFiles {
             throw PointPaintError(.malformed, file: path, place: .frame(frame),
                                   "expected \(info.primaries.rawValue) primaries like the capture's other frames, found \(decoded.info.primaries.rawValue)")
         }
-        return (try image(decoded.planes, file: path, frame: frame), bytes)
+        return try image(decoded.planes, file: path, frame: frame)
     }
 
     /// The image of decoded planes.
