@@ -85,7 +85,7 @@ public struct StrayCapture: CaptureSource {
             colourName = "rgb.mp4 " + (stream.frameCount.map { SourceFiles.count($0, "frame") } ?? "(frame count not listed)")
             imageInfo = CaptureImageInfo(width: stream.width, height: stream.height, range: stream.color.range, matrix: stream.color.matrix,
                                          primaries: stream.color.primaries, chromaSiting: stream.color.chromaSiting)
-            notes.append("colour: rgb.mp4, \(stream); read with its edit list ignored, so the first frame (presented before time 0) is frame 0")
+            notes.append("colour: rgb.mp4, \(stream); every sample read, its edit list ignored (the app's writer presents the first frame before time 0)")
             if SourceFiles.isFolder(file("rgb")) { notes.append("rgb/ ignored: rgb.mp4 is the recording") }
             if stream.frameCount == nil { notes.append("rgb.mp4 does not list its frame count: every row is taken to have a frame") }
         } else {
@@ -179,6 +179,7 @@ public struct StrayCapture: CaptureSource {
         } else {
             notes.append("no depth maps" + (SourceFiles.isFolder(file("depth")) ? " for these frames" : " (depth/ absent)"))
         }
+        if SourceFiles.isFolder(file("distortion")) { notes.append("distortion/ lookup tables present: lens distortion not undone") }
         self.notes = notes
         self.imageInfo = imageInfo
         frames = SourceFrames(entries, imageInfo: imageInfo, depthSize: depthSize, file: path)

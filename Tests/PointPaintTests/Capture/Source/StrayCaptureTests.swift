@@ -117,7 +117,7 @@ import Testing
         #expect(source.frameCount == 4 && source.countMismatch == nil && source.video == dir.file("rgb.mp4"))
         // The stream's own description: the synthesizer's encoding, ARKit's.
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120, range: .full, matrix: .bt601, primaries: .srgb, chromaSiting: .center))
-        #expect(source.notes.contains { $0.hasPrefix("colour: rgb.mp4, hevc 160×120") && $0.hasSuffix("edit list ignored, so the first frame (presented before time 0) is frame 0") })
+        #expect(source.notes.contains { $0.hasPrefix("colour: rgb.mp4, hevc 160×120") && $0.hasSuffix("every sample read, its edit list ignored (the app's writer presents the first frame before time 0)") })
         // Every frame comes out (a player drops the first), each exactly the synthesizer's planes.
         try Truth.expectFrames(source, Self.frames, of: Self.synth) { _ in nil }
         for index in 0 ..< 4 {
@@ -137,6 +137,11 @@ import Testing
             }
         }
         #expect(try Self.load(source, [0, 1], threads: 1).count == 2)
+        // An index past the frames fails in its turn, after the frames before it.
+        let past = source.frames([1, 9, 2], threads: 2)
+        #expect(try past.next()?.index == 1)
+        Truth.expectError(.outOfRange, at: .frame(9)) { _ = try past.next() }
+        #expect(try past.next() == nil)
         // A sequence released before its end stops its threads (nothing to see but no hang).
         let sequence = source.frames([0, 1, 2, 3], threads: 2)
         #expect(try sequence.next()?.index == 0)
