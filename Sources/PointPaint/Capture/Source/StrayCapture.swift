@@ -72,68 +72,28 @@ public struct StrayCapture: CaptureSource {
         let cameraMatrix = FileBytes.size(of: file("camera_matrix.csv")) != nil || !odometry.intrinsicsPerFrame
             ? try Self.readCameraMatrix(file("camera_matrix.csv")) : nil
 
-        // The colour frames: the video, or the files extracted from it.
-        let imageFiles: [Int: String]?
-        let colourCount: Int?, colourName: String
-        var imageInfo: CaptureImageInfo
-        if FileBytes.size(of: file("rgb.mp4")) != nil {
-            let decoder = try VideoDecoder(path: file("rgb.mp4"), threads: 1, maximumDimension: Self.maximumDimension, ignoreEditList: true)
-            let stream = decoder.info
-            video = file("rgb.mp4")
-            imageFiles = nil
-            colourCount = stream.frameCount
-            colourName = "rgb.mp4 " + (stream.frameCount.map { SourceFiles.count($0, "frame") } ?? "(frame count not listed)")
-            imageInfo = CaptureImageInfo(width: stream.width, height: stream.height, range: stream.color.range, matrix: stream.color.matrix,
-                                         primaries: stream.color.primaries, chromaSiting: stream.color.chromaSiting)
-            notes.append("colour: rgb.mp4, \(stream); every sample read, its edit list ignored (the app's writer presents the first frame before time 0)")
-            if SourceFiles.isFolder(file("rgb")) { notes.append("rgb/ ignored: rgb.mp4 is the recording") }
-            if stream.frameCount == nil { notes.append("rgb.mp4 does not list its frame count: every row is taken to have a frame") }
-        } else {
-            guard SourceFiles.isFolder(file("rgb")) else {
-                throw PointPaintError(.missing, file: file("rgb.mp4"), "expected the colour frames as rgb.mp4 or in rgb/, found neither")
-            }
-            let files = try Self.numberedFiles(file("rgb"), kinds: [".jpg", ".jpeg", ".png"])
-            video = nil
-            imageFiles = files
-            colourCount = files.count
-            colourName = "rgb/ " + SourceFiles.count(files.count, "image")
-            imageInfo = CaptureImageInfo(width: 0, height: 0)  // the first frame's, below
-        }
+        let colour = try Self.colourFrames(in: path, notes: &notes)
+        video = colour.video
+        let imageFiles = colour.files
 
         // Frames: the rows that have a colour frame, matched by number.
         let rows = odometry.rows.filter { row in
-            imageFiles.map { $0[row.frame] != nil } ?? colourCount.map { row.frame < $0 } ?? true
+            imageFiles.map { $0[row.frame] != nil } ?? colour.count.map { row.frame < $0 } ?? true
         }
         guard let first = rows.first else {
             throw PointPaintError(.missing, file: file("odometry.csv"),
-                                  "expected rows whose frame has a colour frame, found none (\(SourceFiles.count(odometry.rows.count, "row")), \(colourName))")
+                                  "expected rows whose frame has a colour frame, found none (\(SourceFiles.count(odometry.rows.count, "row")), \(colour.name))")
         }
-        if rows.count != odometry.rows.count || (colourCount.map { $0 != rows.count } ?? false) {
+        if rows.count != odometry.rows.count || (colour.count.map { $0 != rows.count } ?? false) {
             let frameRange = "frames \(odometry.rows.first!.frame) to \(odometry.rows.last!.frame)"
-            countMismatch = "odometry.csv holds \(SourceFiles.count(odometry.rows.count, "row")) (\(frameRange)), \(colourName); "
+            countMismatch = "odometry.csv holds \(SourceFiles.count(odometry.rows.count, "row")) (\(frameRange)), \(colour.name); "
                 + "\(SourceFiles.count(rows.count, "frame")) have both"
         } else {
             countMismatch = nil
         }
         frameNumbers = rows.map(\.frame)
 
-        if let imageFiles {
-            let firstImage = file("rgb/" + imageFiles[first.frame]!)
-            if firstImage.lowercased().hasSuffix(".png") {
-                let header: PNGHeader
-                do {
-                    header = try PNGImage.readInfo(path: firstImage)
-                } catch var error as PointPaintError {
-                    error.place = .frame(0)
-                    throw error
-                }
-                imageInfo = CaptureImageInfo(width: header.width, height: header.height)
-                notes.append("colour: rgb/, PNG frames: 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
-            } else {
-                imageInfo = try SourceFiles.jpegImageInfo(firstImage, frame: 0)
-                notes.append("colour: rgb/, JPEG frames (\(imageInfo.width)x\(imageInfo.height))")
-            }
-        }
+        let imageInfo = try colour.info ?? Self.firstImageInfo(file("rgb/" + imageFiles![first.frame]!), notes: &notes)
 
         let intrinsicsSource: String
         if odometry.intrinsicsPerFrame {
@@ -219,6 +179,61 @@ public struct StrayCapture: CaptureSource {
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {
         guard let video else { return ParallelFrameLoader(source: self, indices: indices, threads: threads) }
         return StrayVideoFrames(source: self, video: video, indices: indices, decoderThreads: threads <= 1 ? 1 : 2)
+    }
+
+    /// Where a recording's colour frames are.
+    private struct Colour {
+        /// `rgb.mp4`, or nil for frames in `rgb/`.
+        var video: String?
+        /// The files in `rgb/` by number, for frames extracted from the video.
+        var files: [Int: String]?
+        /// How many frames there are; nil when the video's container does not say.
+        var count: Int?
+        /// What holds them, with their count, for `countMismatch`: `rgb.mp4 300 frames`.
+        var name: String
+        /// The video stream's description; nil for files (read from the first frame used).
+        var info: CaptureImageInfo?
+    }
+
+    /// The colour frames of the recording at `path`: `rgb.mp4` (opened for its stream's
+    /// description, with its edit list ignored), else the numbered files of `rgb/`.
+    private static func colourFrames(in path: String, notes: inout [String]) throws -> Colour {
+        func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+        guard FileBytes.size(of: file("rgb.mp4")) != nil else {
+            guard SourceFiles.isFolder(file("rgb")) else {
+                throw PointPaintError(.missing, file: file("rgb.mp4"), "expected the colour frames as rgb.mp4 or in rgb/, found neither")
+            }
+            let files = try numberedFiles(file("rgb"), kinds: [".jpg", ".jpeg", ".png"])
+            return Colour(video: nil, files: files, count: files.count, name: "rgb/ " + SourceFiles.count(files.count, "image"), info: nil)
+        }
+        let video = file("rgb.mp4")
+        let stream = try VideoDecoder(path: video, threads: 1, maximumDimension: maximumDimension, ignoreEditList: true).info
+        notes.append("colour: rgb.mp4, \(stream); every sample read, its edit list ignored (the app's writer presents the first frame before time 0)")
+        if SourceFiles.isFolder(file("rgb")) { notes.append("rgb/ ignored: rgb.mp4 is the recording") }
+        if stream.frameCount == nil { notes.append("rgb.mp4 does not list its frame count: every row is taken to have a frame") }
+        let color = stream.color
+        return Colour(video: video, files: nil, count: stream.frameCount,
+                      name: "rgb.mp4 " + (stream.frameCount.map { SourceFiles.count($0, "frame") } ?? "(frame count not listed)"),
+                      info: CaptureImageInfo(width: stream.width, height: stream.height, range: color.range, matrix: color.matrix,
+                                             primaries: color.primaries, chromaSiting: color.chromaSiting))
+    }
+
+    /// The image description of frames extracted into `rgb/`, from the first one used: a JPEG's
+    /// (JFIF's encoding, its primaries), or a PNG's size (converted from sRGB R′G′B′).
+    private static func firstImageInfo(_ image: String, notes: inout [String]) throws -> CaptureImageInfo {
+        guard image.lowercased().hasSuffix(".png") else {
+            let info = try SourceFiles.jpegImageInfo(image, frame: 0)
+            notes.append("colour: rgb/, JPEG frames (\(info.width)x\(info.height))")
+            return info
+        }
+        do {
+            let header = try PNGImage.readInfo(path: image)
+            notes.append("colour: rgb/, PNG frames: 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
+            return CaptureImageInfo(width: header.width, height: header.height)
+        } catch var error as PointPaintError {
+            error.place = .frame(0)
+            throw error
+        }
     }
 
     /// The files of `folder` named by a number and one of `kinds` (compared without case), by
