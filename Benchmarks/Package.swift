@@ -33,6 +33,10 @@ let package = Package(
         .executableTarget(
             name: "VideoDecode", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
             path: "Tools/VideoDecode"),
+        // Stray Scanner's sequential frame loader, timed the same way by peers/stray_load_bench.sh.
+        .executableTarget(
+            name: "StrayLoad", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/StrayLoad"),
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),

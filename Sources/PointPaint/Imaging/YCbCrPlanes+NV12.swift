@@ -12,15 +12,25 @@ extension YCbCrPlanes {
 }
 
 extension NV12Image {
-    /// The image of 4:2:0 planes with even sizes, their chroma interleaved as NV12 holds it.
+    /// The image of 4:2:0 planes with even sizes, their chroma interleaved as NV12 holds it (the
+    /// luma plane is shared, not copied).
     /// - Precondition: `planes.subsampling == .yuv420` and even width and height.
+    /// - Complexity: one pass over the chroma planes, into memory that is not cleared first (a
+    ///   replay makes one image a frame).
     public init(_ planes: YCbCrPlanes) {
         precondition(planes.subsampling == .yuv420 && planes.width % 2 == 0 && planes.height % 2 == 0,
                      "NV12 holds 4:2:0 planes of even size")
-        var chroma = [UInt8](repeating: 0, count: planes.cb.count * 2)
-        for i in planes.cb.indices {
-            chroma[2 * i] = planes.cb[i]
-            chroma[2 * i + 1] = planes.cr[i]
+        let count = planes.cb.count
+        let chroma = [UInt8](unsafeUninitializedCapacity: 2 * count) { out, initialized in
+            planes.cb.withUnsafeBufferPointer { cb in
+                planes.cr.withUnsafeBufferPointer { cr in
+                    for i in 0 ..< count {
+                        out[2 * i] = cb[i]
+                        out[2 * i + 1] = cr[i]
+                    }
+                }
+            }
+            initialized = 2 * count
         }
         self.init(width: planes.width, height: planes.height, lumaPlane: planes.luma, chromaPlane: chroma)
     }

@@ -33,13 +33,16 @@ final class LibavHandles {
     }
 
     /// Opens `path` as a container, local files only (no network or other protocols a crafted
-    /// playlist could name), with libav's messages routed into `log`.
-    func openInput(path: String) throws {
+    /// playlist could name), with libav's messages routed into `log`. `ignoreEditList`: read an
+    /// MP4/MOV file's samples as stored, without its edit list (the mov demuxer's
+    /// `ignore_editlist`), so samples the edit list leaves out are read too.
+    func openInput(path: String, ignoreEditList: Bool = false) throws {
         guard let context = avformat_alloc_context() else { throw PointPaintError.system("cannot open", file: path, errno: ENOMEM) }
         context.pointee.opaque = UnsafeMutableRawPointer(log)
         format = context
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
+        if ignoreEditList { av_dict_set(&options, "ignore_editlist", "1", 0) }
         defer { av_dict_free(&options) }
         // "file:" so that a path with a colon is never read as another protocol's URL.
         let opened = avformat_open_input(&format, "file:" + path, nil, &options)

@@ -43,15 +43,22 @@ public final class VideoDecoder: @unchecked Sendable {
     /// Opens `path` and prepares its best video stream for decoding on `threads` libavcodec
     /// frame threads (0: one per core, as libavcodec chooses).
     ///
+    /// `ignoreEditList`: read an MP4/MOV file's samples as stored, ignoring its edit list (FFmpeg's
+    /// `ignore_editlist`), so that every recorded frame comes out, those the edit list hides
+    /// included: Stray Scanner's writer gives its first frame a presentation time before the
+    /// edit list's start, which players (and this decoder by default) then drop. Times are then
+    /// the samples' own, from the first sample's. Other containers ignore the option.
+    ///
     /// - Throws: `PointPaintError`: `.missing` for a file or video stream that is not there (an
     ///   audio-only file) or a stream without frames; `.malformed` for a file FFmpeg cannot read
     ///   or a damaged stream; `.unsupported` for another codec, a 10-bit or HDR stream, an
     ///   unknown matrix, primaries or chroma location; `.tooLarge` for a picture wider or taller
     ///   than `maximumDimension`, before any picture is allocated; `.io(errno:)` for a failed read.
-    public init(path: String, threads: Int = 2, maximumDimension: Int = VideoDecoder.defaultMaximumDimension) throws {
+    public init(path: String, threads: Int = 2, maximumDimension: Int = VideoDecoder.defaultMaximumDimension,
+                ignoreEditList: Bool = false) throws {
         precondition(threads >= 0 && maximumDimension > 0, "threads must be 0 or more and the size limit positive")
         let handles = try LibavHandles(file: path)
-        try handles.openInput(path: path)
+        try handles.openInput(path: path, ignoreEditList: ignoreEditList)
         let format = handles.format!
         let maximumPixels = Int64(maximumDimension) * Int64(maximumDimension)
         try Self.readStreamInfo(format, maximumPixels: maximumPixels, path: path, log: handles.log)
@@ -137,7 +144,7 @@ public final class VideoDecoder: @unchecked Sendable {
     /// container's index without decoding anything; `nil` when the container does not say
     /// (a raw H.264 or HEVC stream, some Matroska files).
     ///
-    /// - Throws: `PointPaintError` as `init(path:threads:maximumDimension:)` does for a file
+    /// - Throws: `PointPaintError` as `init(path:threads:maximumDimension:ignoreEditList:)` does for a file
     ///   that cannot be opened or holds no video stream.
     public static func frameCount(path: String) throws -> Int? {
         let handles = try LibavHandles(file: path)

@@ -196,7 +196,7 @@ enum SourceFiles {
     }
 
     /// Confidence levels 0, 1, 2 from an 8-bit greyscale PNG of `codes`.
-    private static func confidenceMap(_ confidence: Confidence, size: (width: Int, height: Int), frame: Int) throws -> [UInt8] {
+    static func confidenceMap(_ confidence: Confidence, size: (width: Int, height: Int), frame: Int) throws -> [UInt8] {
         let path = confidence.path
         let header = try pngHeader(path, frame: frame, what: "confidence map")
         guard header.isPlain8BitGrey else {

@@ -1,10 +1,11 @@
 import Foundation
 
 /// The frames of a recording that keeps each frame in files of its own — a JPEG (or PNG) image,
-/// a depth map (a 16-bit PNG of integer depths or a float EXR) and a confidence map — with the
-/// time and camera its reader found when it opened the recording. Loads frames for the sources
-/// of such recordings (Polycam, 3D Scanner App, nerfstudio); an immutable value, safe to load
-/// from several threads at once.
+/// a depth map (a 16-bit PNG of integer depths, a float EXR or a NumPy array of millimetres) and
+/// a confidence map — with the time and camera its reader found when it opened the recording.
+/// Loads frames for the sources of such recordings (Polycam, 3D Scanner App, nerfstudio, Stray
+/// Scanner's extracted frames, and Stray's depth maps beside its video); an immutable value,
+/// safe to load from several threads at once.
 struct SourceFrames: Sendable {
     /// One frame's time, camera and files.
     struct Entry: Sendable {
@@ -14,7 +15,8 @@ struct SourceFrames: Sendable {
         var camera: Camera
         /// The image: a `.png` is 8-bit R′G′B′ or grey, anything else a JPEG.
         var image: String
-        /// The depth map: a `.exr` holds float metres, anything else is a 16-bit PNG.
+        /// The depth map: a `.exr` holds float metres, a `.npy` uint16 millimetres (NumPy's
+        /// format), anything else is a 16-bit PNG.
         var depth: String?
         /// The confidence map (8-bit PNG), for a frame with a depth map.
         var confidence: String?
@@ -57,13 +59,22 @@ struct SourceFrames: Sendable {
         let entry = try self[index]
         let image = isPNG(entry.image) ? try pngImage(entry.image, frame: index)
             : try SourceFiles.jpegFrame(entry.image, frame: index, info: imageInfo).image
+        return CaptureFrame(index: index, timestamp: entry.timestamp, image: image, camera: entry.camera, points: nil, depth: try depthMap(at: index))
+    }
+
+    /// The depth map (metres) of frame `index` with its confidence (0, 1, 2), or nil when the
+    /// frame has none, without its image.
+    /// - Throws: `PointPaintError` at `.frame(index)` for a missing, corrupt or wrongly sized file.
+    func depthMap(at index: Int) throws -> DepthMap? {
+        let entry = try self[index]
         let confidence = entry.confidence.map { SourceFiles.Confidence(path: $0, codes: confidenceCodes) }
-        let depth = try entry.depth.map { path in
-            path.lowercased().hasSuffix(".exr")
-                ? try SourceFiles.depthEXR(path, confidence: confidence, size: depthSize!, frame: index)
-                : try SourceFiles.depthPNG(path, metresPerUnit: metresPerDepthUnit, confidence: confidence, size: depthSize!, frame: index)
+        return try entry.depth.map { path in
+            switch (path as NSString).pathExtension.lowercased() {
+            case "exr": try SourceFiles.depthEXR(path, confidence: confidence, size: depthSize!, frame: index)
+            case "npy": try SourceFiles.depthNPY(path, confidence: confidence, size: depthSize!, frame: index)
+            default: try SourceFiles.depthPNG(path, metresPerUnit: metresPerDepthUnit, confidence: confidence, size: depthSize!, frame: index)
+            }
         }
-        return CaptureFrame(index: index, timestamp: entry.timestamp, image: image, camera: entry.camera, points: nil, depth: depth)
     }
 
     /// The JPEG file of frame `index`, byte for byte; nil for a PNG frame.
