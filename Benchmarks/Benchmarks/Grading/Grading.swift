@@ -8,9 +8,9 @@ import PointPaint
 enum GradingData {
     static let colourCount = 1 << 20
 
-    static let first = Grade(look: .cyanotype, strength: 0.7,
+    static let first = Grade(look: .builtin(.cyanotype), strength: 0.7,
                              adjustments: Adjustments(contrast: 0.2, temperature: 0.3, saturation: 0.4)).cube(size: 64)
-    static let second = Grade(look: .nightVision, strength: 0.5, adjustments: Adjustments(brightness: 0.2)).cube(size: 64)
+    static let second = Grade(look: .builtin(.nightVision), strength: 0.5, adjustments: Adjustments(brightness: 0.2)).cube(size: 64)
 
     static let colours: [UInt8] = {
         var rng = SplitMix64(seed: 0xC0105)
@@ -113,7 +113,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Fold look + strength + adjustments into a 33³ cube") { benchmark in
-        let grade = Grade(look: .noir, adjustments: Adjustments(brightness: 0.1, contrast: 0.2))
+        let grade = Grade(look: .builtin(.noir), adjustments: Adjustments(brightness: 0.1, contrast: 0.2))
         benchmark.startMeasurement()
         let cube = grade.cube()
         benchmark.stopMeasurement()

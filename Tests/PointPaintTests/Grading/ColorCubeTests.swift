@@ -18,7 +18,7 @@ func gradingTestColours(random: Int = 3000, seed: UInt64 = 5) -> [UInt8] {
 /// A smooth, non-trivial cube: a look followed by adjustments, so composition and interpolation
 /// are exercised on something like real grading.
 func gradingSmoothCube(size: Int) -> ColorCube {
-    Grade(look: .cyanotype, strength: 0.6, adjustments: Adjustments(contrast: 0.3, temperature: 0.4, saturation: 0.5))
+    Grade(look: .builtin(.cyanotype), strength: 0.6, adjustments: Adjustments(contrast: 0.3, temperature: 0.4, saturation: 0.5))
         .cube(size: size)
 }
 
@@ -195,7 +195,7 @@ func gradingReferenceApply(_ cube: ColorCube, _ colours: [UInt8], interpolation:
     /// composition, is then the limit).
     @Test func strongLooksComposeAt64() {
         let first = gradingSmoothCube(size: 64)
-        Self.checkComposition(first, Grade(look: .nightVision, strength: 0.5, adjustments: Adjustments(brightness: 0.2)).cube(size: 64))
+        Self.checkComposition(first, Grade(look: .builtin(.nightVision), strength: 0.5, adjustments: Adjustments(brightness: 0.2)).cube(size: 64))
         Self.checkComposition(Look.noir.cube(size: 64), Adjustments(temperature: 0.6, saturation: 0.3).cube(size: 64))
     }
 

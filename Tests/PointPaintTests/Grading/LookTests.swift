@@ -67,7 +67,7 @@ import Testing
 
     @Test func foldingMatchesTheParts() throws {
         let adjustments = Adjustments(brightness: 0.1, contrast: 0.2, temperature: -0.3, saturation: 0.4)
-        let grade = Grade(look: .cyanotype, strength: 0.75, adjustments: adjustments)
+        let grade = Grade(look: .builtin(.cyanotype), strength: 0.75, adjustments: adjustments)
         let cube = grade.cube(size: 17)
         let ramp = ColorCube.latticeRamp(size: 17)
         // Exact at the lattice points.
@@ -96,23 +96,26 @@ import Testing
         #expect(foldedError.reduce(0, +) <= inTurnError.reduce(0, +))
     }
 
-    @Test func foldingSkipsNothingToDo() throws {
-        #expect(ColorCube.folded() == nil)
-        #expect(ColorCube.folded(look: .noir, strength: 0) == nil)
-        #expect(ColorCube.folded(look: .natural, strength: 0.5) == nil)
-        let noir = try #require(ColorCube.folded(look: .noir, size: 9))
-        #expect(noir.maximumDifference(from: Look.noir.cube(size: 9)) < 1e-7)
-        #expect(ColorCube.folded(adjustments: Adjustments(saturation: 0.1))?.size == Grade.defaultCubeSize)
+    @Test func aGradeThatChangesNothingSaysSo() throws {
+        #expect(Grade().isIdentity)
+        #expect(Grade(look: .builtin(.noir), strength: 0).isIdentity)
+        #expect(Grade(strength: 0.5).isIdentity)
+        let noir = Grade(look: .builtin(.noir))
+        #expect(!noir.isIdentity)
+        #expect(noir.cube(size: 9).maximumDifference(from: Look.noir.cube(size: 9)) < 1e-7)
+        let adjusted = Grade(adjustments: Adjustments(saturation: 0.1))
+        #expect(!adjusted.isIdentity && adjusted.cube().size == Grade.defaultCubeSize)
+        #expect(!Grade(look: .cube(.identity(size: 2))).isIdentity, "a file look is applied even when it happens to be the identity")
     }
 
-    @Test func aFileCubeReplacesTheLookAndKeepsItsSize() throws {
+    @Test func aFileLookKeepsItsSize() throws {
         let file = gradingRandomCube(size: 12, seed: 8)
-        let folded = try #require(ColorCube.folded(look: .noir, lookCube: file))
+        let folded = Grade(look: .cube(file)).cube()
         #expect(folded.size == 12)
         #expect(folded.maximumDifference(from: file) < 1e-7)
-        let half = try #require(ColorCube.folded(lookCube: file, strength: 0.5))
+        let half = Grade(look: .cube(file), strength: 0.5).cube()
         #expect(half.maximumDifference(from: file.withStrength(0.5)) < 1e-6)
-        let resized = try #require(ColorCube.folded(lookCube: file, size: 7))
+        let resized = Grade(look: .cube(file)).cube(size: 7)
         #expect(resized.size == 7)
     }
 }
