@@ -79,12 +79,12 @@ extension ColorPrimaries {
     ///
     /// Channels outside 0…1 in the result are colours outside the sRGB gamut
     /// (see `ColorGamut.isInsideSRGB`).
-    public func extendedSRGB(fromEncoded rgb: SIMD3<Double>) -> (encoded: SIMD3<Double>, linear: SIMD3<Double>) {
+    package func extendedSRGB(fromEncoded rgb: SIMD3<Double>) -> (encoded: SIMD3<Double>, linear: SIMD3<Double>) {
         ColorConversion(from: self, to: .srgb).convert(rgb)
     }
 
     /// Encoded sRGB R′G′B′ → encoded R′G′B′ in these primaries (e.g. Display P3 output), unclamped.
-    public func encoded(fromSRGB rgb: SIMD3<Double>) -> SIMD3<Double> {
+    package func encoded(fromSRGB rgb: SIMD3<Double>) -> SIMD3<Double> {
         ColorConversion(from: .srgb, to: self).encoded(rgb)
     }
 }

@@ -77,7 +77,7 @@ public struct ColorCube: Sendable, Equatable {
 
     /// The lattice coordinates along one axis: `i/(size − 1)` for i in 0..<size, each computed in
     /// double precision and rounded once, the values of an identity cube.
-    public static func latticeRamp(size: Int) -> [Float] {
+    package static func latticeRamp(size: Int) -> [Float] {
         (0 ..< size).map { Float(Double($0) / Double(size - 1)) }
     }
 
@@ -164,7 +164,7 @@ public struct ColorCube: Sendable, Equatable {
     }
 
     /// The largest difference, in any channel of any entry, from `other` (which must be the same size).
-    public func maximumDifference(from other: ColorCube) -> Float {
+    package func maximumDifference(from other: ColorCube) -> Float {
         precondition(other.size == size, "cubes of different sizes")
         var worst: Float = 0
         for (a, b) in zip(entries, other.entries) {
