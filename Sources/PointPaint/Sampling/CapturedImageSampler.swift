@@ -6,10 +6,10 @@ import Foundation
 ///
 /// Bilinear sampling interpolates Y and CbCr separately (each at its own plane's texel
 /// positions, honouring chroma siting, edges clamped) and then applies the matrix; nearest
-/// sampling takes the texel of each plane that covers the point. Colours in every space but
-/// `.capture` follow `SampleColorPolicy` (clamped to the capture's gamut, then converted), the
-/// same policy replay uses. A sampler is an immutable value holding a reference to immutable
-/// image bytes: share it freely between threads.
+/// sampling takes the texel of each plane that covers the point. Colours in the spaces that
+/// convert follow `SampleColorPolicy` (clamped to the capture's gamut, then converted), the same
+/// policy replay uses. A sampler is an immutable value holding a reference to immutable image
+/// bytes: share it freely between threads.
 ///
 /// ```swift
 /// let sampler = CapturedImageSampler(frame: frame, info: reader.imageInfo)
