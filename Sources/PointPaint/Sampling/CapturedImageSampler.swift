@@ -127,12 +127,15 @@ public struct CapturedImageSampler: Sendable {
                        space: SampleSpace = .capture) -> Int {
         precondition(output.count >= coordinates.count, "output buffer is shorter than the coordinates")
         var valid = 0
+        // One copy of the policy for the batch: reached through `self` inside the loop, the
+        // compiler copied all of it (three conversions) for every sample.
+        let policy = colorPolicy
         image.luma.withUnsafeBytes { luma in
             image.chroma.withUnsafeBytes { chroma in
                 let lumaBase = luma.baseAddress!, chromaBase = chroma.baseAddress!
                 for i in coordinates.indices {
                     if let q = admit(coordinates[i]) {
-                        output[i] = convert(decode(codes(q, lumaBase, chromaBase)), to: space)
+                        output[i] = policy.color(decode(codes(q, lumaBase, chromaBase)), in: space)
                         valid += 1
                     } else {
                         output[i] = SIMD3(repeating: .nan)

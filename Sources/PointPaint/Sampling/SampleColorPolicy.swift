@@ -53,18 +53,15 @@ public struct SampleColorPolicy: Sendable {
         case .captureLinear:
             return SRGBTransfer.decode(decoded)
         case .srgb, .extendedSRGB, .linear, .displayP3:
-            break
+            let inGamut = ColorMath.clampedToUnit(decoded)
+            return grade == nil ? converted(inGamut, to: space) : graded(inGamut, to: space)
         }
-        let inGamut = ColorMath.clampedToUnit(decoded)
-        if let grade {
-            let graded = grade.lookup(ColorMath.clampedToUnit(toSRGB.encoded(inGamut)))
-            switch space {
-            case .srgb: return ColorMath.clampedToUnit(graded)
-            case .linear: return SRGBTransfer.decode(graded)
-            case .displayP3: return srgbToP3.encoded(graded)
-            case .extendedSRGB, .capture, .captureLinear: return graded
-            }
-        }
+    }
+
+    /// Steps 2 and 3 without a grade: R′G′B′ within the capture's gamut in `space` (one of the
+    /// spaces that convert).
+    @inlinable @inline(__always)
+    func converted(_ inGamut: SIMD3<Float>, to space: SampleSpace) -> SIMD3<Float> {
         switch space {
         case .srgb:
             return ColorMath.clampedToUnit(primaries == .srgb ? inGamut : toSRGB.encoded(inGamut))
@@ -74,6 +71,20 @@ public struct SampleColorPolicy: Sendable {
             return primaries == .displayP3 ? inGamut : toP3.encoded(inGamut)
         case .extendedSRGB, .capture, .captureLinear:
             return primaries == .srgb ? inGamut : toSRGB.encoded(inGamut)
+        }
+    }
+
+    /// Steps 2 and 3 with the grade: the cube's output for the clamped encoded sRGB colour, in
+    /// `space`. Kept out of line: the cube lookup dominates, and the ungraded path stays small.
+    @usableFromInline
+    func graded(_ inGamut: SIMD3<Float>, to space: SampleSpace) -> SIMD3<Float> {
+        guard let grade else { return converted(inGamut, to: space) }
+        let graded = grade.lookup(ColorMath.clampedToUnit(toSRGB.encoded(inGamut)))
+        switch space {
+        case .srgb: return ColorMath.clampedToUnit(graded)
+        case .linear: return SRGBTransfer.decode(graded)
+        case .displayP3: return srgbToP3.encoded(graded)
+        case .extendedSRGB, .capture, .captureLinear: return graded
         }
     }
 
