@@ -11,33 +11,41 @@ public struct PNGImage: Sendable, Equatable {
     public var height: Int
     /// 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA.
     public var channels: Int
-    /// 8 or 16.
-    public var bitDepth: Int
-    /// `width * height * channels` samples, row by row, when `bitDepth == 8`.
-    public var samples8: [UInt8]
-    /// `width * height * channels` samples, row by row, when `bitDepth == 16`.
-    public var samples16: [UInt16]
+    /// `width * height * channels` samples, row by row, 8 or 16 bits each.
+    public var samples: PNGSamples
 
-    /// An 8-bit image; `samples.count` must be `width * height * channels`.
-    public init(width: Int, height: Int, channels: Int, samples: [UInt8]) {
+    /// 8 or 16, from `samples`.
+    public var bitDepth: Int { samples.bitDepth }
+
+    /// An image of `samples`, whose count must be `width * height * channels`.
+    public init(width: Int, height: Int, channels: Int, samples: PNGSamples) {
         precondition(samples.count == width * height * channels, "sample count does not match the size")
         self.width = width
         self.height = height
         self.channels = channels
-        self.bitDepth = 8
-        self.samples8 = samples
-        self.samples16 = []
+        self.samples = samples
     }
 
-    /// A 16-bit image; `samples.count` must be `width * height * channels`.
+    /// An 8-bit image; `samples.count` must be `width * height * channels`.
+    public init(width: Int, height: Int, channels: Int, samples: [UInt8]) {
+        self.init(width: width, height: height, channels: channels, samples: .eight(samples))
+    }
+
+    /// A 16-bit image; `samples16.count` must be `width * height * channels`.
     public init(width: Int, height: Int, channels: Int, samples16: [UInt16]) {
-        precondition(samples16.count == width * height * channels, "sample count does not match the size")
-        self.width = width
-        self.height = height
-        self.channels = channels
-        self.bitDepth = 16
-        self.samples8 = []
-        self.samples16 = samples16
+        self.init(width: width, height: height, channels: channels, samples: .sixteen(samples16))
+    }
+
+    /// The samples of an 8-bit image; empty for a 16-bit one (switch over `samples` to handle
+    /// both).
+    public var samples8: [UInt8] {
+        if case .eight(let s) = samples { s } else { [] }
+    }
+
+    /// The samples of a 16-bit image; empty for an 8-bit one (switch over `samples` to handle
+    /// both).
+    public var samples16: [UInt16] {
+        if case .sixteen(let s) = samples { s } else { [] }
     }
 
     /// The largest image decoded unless a caller asks for more: 256 M pixels.
@@ -92,14 +100,15 @@ public struct PNGImage: Sendable, Equatable {
         try AtomicFile.write(to: path) { temporary in
             var message = [CChar](repeating: 0, count: 256)
             let status: Int32
-            if bitDepth == 16 {
-                status = samples16.withUnsafeBytes { raw in
+            switch samples {
+            case .sixteen(let samples):
+                status = samples.withUnsafeBytes { raw in
                     ppng_write(temporary, UInt32(width), UInt32(height), Int32(channels), 16,
                                raw.bindMemory(to: UInt8.self).baseAddress, width * channels * 2,
                                Int32(compressionLevel), &message, message.count)
                 }
-            } else {
-                status = samples8.withUnsafeBufferPointer { buffer in
+            case .eight(let samples):
+                status = samples.withUnsafeBufferPointer { buffer in
                     ppng_write(temporary, UInt32(width), UInt32(height), Int32(channels), 8,
                                buffer.baseAddress, width * channels,
                                Int32(compressionLevel), &message, message.count)
@@ -108,6 +117,30 @@ public struct PNGImage: Sendable, Equatable {
             guard status == 0 else {
                 throw PointPaintError(file: path, "cannot write PNG: \(cText(message))")
             }
+        }
+    }
+}
+
+/// The samples of a `PNGImage`, row by row, interleaved: 8 or 16 bits each.
+public enum PNGSamples: Sendable, Equatable {
+    /// 8-bit samples.
+    case eight([UInt8])
+    /// 16-bit samples, in host byte order.
+    case sixteen([UInt16])
+
+    /// 8 or 16.
+    public var bitDepth: Int {
+        switch self {
+        case .eight: 8
+        case .sixteen: 16
+        }
+    }
+
+    /// The number of samples.
+    public var count: Int {
+        switch self {
+        case .eight(let s): s.count
+        case .sixteen(let s): s.count
         }
     }
 }
