@@ -26,7 +26,8 @@ public struct FrameCommand: ParsableCommand {
     public func run() throws {
         let reader = try CaptureReader(path: capture, checkFiles: false)
         guard index >= 0, index < reader.frameCount else {
-            throw PointPaintError(file: capture, place: "--index", "expected a frame index from 0 to \(reader.frameCount - 1), found \(index)")
+            let expected = reader.frameCount == 0 ? "a frame, but the capture holds none" : "a frame index from 0 to \(reader.frameCount - 1)"
+            throw PointPaintError(.outOfRange, file: capture, place: .part("--index"), "expected \(expected), found \(index)")
         }
         let info = reader.imageInfo
         let encoding = YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range)

@@ -88,7 +88,7 @@ public struct ReplayCommand: ParsableCommand {
         let replay = CaptureReplay(reader: reader, options: options)
         let total = replay.frameIndices.count
         guard total > 0 else {
-            throw PointPaintError(file: capture, place: "--frames", "no frames to replay: the capture has \(reader.frameCount)")
+            throw PointPaintError(.outOfRange, file: capture, place: .part("--frames"), "no frames to replay: the capture has \(reader.frameCount)")
         }
         var store = SceneStore(voxelSize: scene.voxelSize, policy: scene.accumulate)
         var reporter = ProgressReporter(label: "frames", total: total)

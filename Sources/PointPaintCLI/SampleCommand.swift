@@ -62,7 +62,8 @@ public struct SampleCommand: ParsableCommand {
     public func run() throws {
         let reader = try CaptureReader(path: capture, checkFiles: false)
         guard index < reader.frameCount else {
-            throw PointPaintError(file: capture, place: "--index", "expected a frame index below \(reader.frameCount), found \(index)")
+            let expected = reader.frameCount == 0 ? "a frame, but the capture holds none" : "a frame index below \(reader.frameCount)"
+            throw PointPaintError(.outOfRange, file: capture, place: .part("--index"), "expected \(expected), found \(index)")
         }
         let info = reader.imageInfo
         let encoding = YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range)

@@ -154,7 +154,7 @@ public struct ViewCommand: ParsableCommand {
         let capture = CaptureReplay(reader: reader, options: replay.replayOptions)
         let total = capture.frameIndices.count
         guard total > 0 else {
-            throw PointPaintError(file: path, place: "--frames", "no frames to replay: the capture has \(reader.frameCount)")
+            throw PointPaintError(.outOfRange, file: path, place: .part("--frames"), "no frames to replay: the capture has \(reader.frameCount)")
         }
         let voxelSize = replay.voxelSize ?? ViewReplayOptions.defaultVoxelSize, policy = replay.accumulate ?? .mean
         if let screenshot {

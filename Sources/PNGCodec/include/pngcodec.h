@@ -20,6 +20,19 @@ typedef struct {
     int sourceHasTransparency;
 } ppng_info;
 
+/// What the functions below return: 0 on success; a negative errno when a system call failed
+/// (open, read, write, close); otherwise one of these, with a message in err.
+enum {
+    /// Not a PNG file, or a damaged one (libpng's message says how).
+    PPNG_MALFORMED = 1,
+    /// The file ends before its image data does.
+    PPNG_TRUNCATED = 2,
+    /// The image has more pixels than the caller allows.
+    PPNG_TOO_LARGE = 3,
+    /// Encoder parameters it does not handle (channels, bit depth).
+    PPNG_UNSUPPORTED = 4,
+};
+
 /// Reads only the header. Returns 0 on success; otherwise writes a message into err.
 int ppng_read_info(const char *path, ppng_info *info, char *err, size_t errlen);
 

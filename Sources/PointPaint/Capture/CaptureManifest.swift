@@ -99,24 +99,25 @@ extension CaptureManifest {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw PointPaintError(file: file, "invalid JSON: \(Self.describeJSONError(data))")
+            throw Self.jsonError(data, file: file)
         }
         let p = JSONFieldReader(file: file)
         let object = try p.object(root, at: "")
         let format = try p.string(object["format"], at: "format")
         guard format == Self.formatName else {
-            throw PointPaintError(file: file, place: "format", "expected \"\(Self.formatName)\", found \"\(format)\"")
+            throw PointPaintError(.unsupported, file: file, place: .jsonPath("format"),
+                                  "expected \"\(Self.formatName)\", found \(PointPaintError.quote(format))")
         }
         let version = try p.int(object["version"], at: "version")
         guard version == Self.version else {
-            throw PointPaintError(file: file, place: "version", "unsupported version \(version); this reader knows version \(Self.version)")
+            throw PointPaintError(.unsupported, file: file, place: .jsonPath("version"), "unsupported version \(version); this reader knows version \(Self.version)")
         }
         let imageObject = try p.object(object["image"], at: "image")
         let width = try p.int(imageObject["width"], at: "image.width")
         let height = try p.int(imageObject["height"], at: "image.height")
         for (name, value) in [("width", width), ("height", height)] {
             guard value > 0, value % 2 == 0, value <= Self.maximumDimension else {
-                throw PointPaintError(file: file, place: "image.\(name)", "expected an even number from 2 to \(Self.maximumDimension), found \(value)")
+                throw PointPaintError(.outOfRange, file: file, place: .jsonPath("image.\(name)"), "expected an even number from 2 to \(Self.maximumDimension), found \(value)")
             }
         }
         let info = CaptureImageInfo(
@@ -135,7 +136,7 @@ extension CaptureManifest {
             let frame = try p.object(element, at: at)
             let timestamp = try p.number(frame["timestamp"], at: "\(at).timestamp")
             guard timestamp > previousTime else {
-                throw PointPaintError(file: file, place: "\(at).timestamp", "expected a time later than the previous frame's \(previousTime), found \(timestamp)")
+                throw PointPaintError(.outOfRange, file: file, place: .jsonPath("\(at).timestamp"), "expected a time later than the previous frame's \(previousTime), found \(timestamp)")
             }
             previousTime = timestamp
             let image: FrameImageSource
@@ -144,7 +145,7 @@ extension CaptureManifest {
                                 cb: try p.path(planes["cb"], at: "\(at).image.cb"),
                                 cr: try p.path(planes["cr"], at: "\(at).image.cr"))
                 for key in ["lumaStride", "chromaStride"] where frame[key] != nil {
-                    throw PointPaintError(file: file, place: "\(at).\(key)", "strides apply to raw NV12 files only, not to PNG planes")
+                    throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).\(key)"), "strides apply to raw NV12 files only, not to PNG planes")
                 }
             } else {
                 let path = try p.path(frame["image"], at: "\(at).image", expected: "a relative path string or an object {\"y\", \"cb\", \"cr\"}")
@@ -152,7 +153,7 @@ extension CaptureManifest {
                 let chromaStride = frame["chromaStride"] == nil ? width : try p.int(frame["chromaStride"], at: "\(at).chromaStride")
                 for (key, stride) in [("lumaStride", lumaStride), ("chromaStride", chromaStride)] {
                     guard stride >= width, stride <= Self.maximumStride else {
-                        throw PointPaintError(file: file, place: "\(at).\(key)", "expected a stride from the width \(width) to \(Self.maximumStride) bytes, found \(stride)")
+                        throw PointPaintError(.outOfRange, file: file, place: .jsonPath("\(at).\(key)"), "expected a stride from the width \(width) to \(Self.maximumStride) bytes, found \(stride)")
                     }
                 }
                 image = .nv12(path: path, lumaStride: lumaStride, chromaStride: chromaStride)
@@ -161,29 +162,35 @@ extension CaptureManifest {
             let cameraObject = try p.object(frame["camera"], at: "\(at).camera")
             let k = try p.numbers(cameraObject["intrinsics"], count: 4, at: "\(at).camera.intrinsics")
             guard k[0] > 0, k[1] > 0 else {
-                throw PointPaintError(file: file, place: "\(at).camera.intrinsics", "expected positive focal lengths fx, fy, found \(k[0]), \(k[1])")
+                throw PointPaintError(.outOfRange, file: file, place: .jsonPath("\(at).camera.intrinsics"), "expected positive focal lengths fx, fy, found \(k[0]), \(k[1])")
             }
             let t = try p.numbers(cameraObject["transform"], count: 16, at: "\(at).camera.transform")
             guard let camera = Camera(intrinsics: CameraIntrinsics(fx: k[0], fy: k[1], cx: k[2], cy: k[3]), transform: Matrix4x4(columnMajor: t)) else {
-                throw PointPaintError(file: file, place: "\(at).camera.transform", "expected an invertible camera-to-world matrix, found a singular one")
+                throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).camera.transform"), "expected an invertible camera-to-world matrix, found a singular one")
             }
             frames.append(CaptureFrameEntry(timestamp: timestamp, image: image, points: points, camera: camera))
         }
         self.init(image: info, frames: frames)
     }
 
-    /// Where the JSON went wrong. `JSONDecoder` does not say, so the text is parsed once more
-    /// with `JSONSerialization`, whose error names a character offset, turned here into a line.
-    private static func describeJSONError(_ data: Data) -> String {
+    /// Where and how the JSON went wrong. `JSONDecoder` does not say, so the text is looked at
+    /// again: first for a number no `Double` can hold (which `JSONSerialization` reports without
+    /// a place), then by `JSONSerialization`, whose error names a character offset, turned here
+    /// into a line and column.
+    private static func jsonError(_ data: Data, file: String) -> PointPaintError {
+        let bytes = [UInt8](data)
+        if let number = firstUnrepresentableNumber(bytes) {
+            let (line, column) = lineAndColumn(bytes, number.lowerBound)
+            return PointPaintError(.outOfRange, file: file, place: .line(line),
+                                   "invalid JSON at column \(column): expected a number a Double can hold (at most about 1.8e308 in size), found \(PointPaintError.quote(bytes: bytes[number]))")
+        }
         do {
             _ = try JSONSerialization.jsonObject(with: data)
         } catch {
             let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             if let range = text.range(of: #"character \d+"#, options: .regularExpression),
                let offset = Int(text[range].dropFirst("character ".count)) {
-                let prefix = data.prefix(offset)
-                let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-                let column = offset - (prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+                let (line, column) = lineAndColumn(bytes, min(offset, bytes.count))
                 // Keep Foundation's reason ("Invalid value", "Too many nested arrays or
                 // dictionaries", …) without its own "around character N." tail.
                 var reason = text
@@ -191,11 +198,39 @@ extension CaptureManifest {
                     reason.removeSubrange(tail)
                 }
                 reason = reason.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "."))).lowercasedFirst
-                return "malformed at line \(line), column \(column)" + (reason.isEmpty ? "" : ": \(reason)")
+                return PointPaintError(.malformed, file: file, place: .line(line),
+                                       "invalid JSON at column \(column)" + (reason.isEmpty ? "" : ": \(reason)"))
             }
-            return text
+            return PointPaintError(.malformed, file: file, "invalid JSON: \(PointPaintError.quote(text, limit: 120))")
         }
-        return "not a JSON document this reader understands"
+        return PointPaintError(.malformed, file: file, "invalid JSON: not a document this reader understands")
+    }
+
+    /// The line and column (both from 1, the column in bytes) of byte `offset`.
+    private static func lineAndColumn(_ bytes: [UInt8], _ offset: Int) -> (line: Int, column: Int) {
+        let prefix = bytes[..<offset]
+        let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return (line, offset - (prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1)
+    }
+
+    /// The first number literal outside strings too large for a `Double` (such as `1e999`).
+    private static func firstUnrepresentableNumber(_ bytes: [UInt8]) -> Range<Int>? {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            } else if b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) {
+                let start = i
+                while i < bytes.count, "0123456789+-.eE".utf8.contains(bytes[i]) { i += 1 }
+                if let d = Double(String(decoding: bytes[start ..< i], as: UTF8.self)), d.isInfinite { return start ..< i }
+            } else {
+                i += 1
+            }
+        }
+        return nil
     }
 }
 
@@ -236,17 +271,19 @@ enum JSONValue: Decodable {
 private struct JSONFieldReader {
     let file: String
 
-    func fail(_ at: String, _ expected: String, _ value: JSONValue?) -> PointPaintError {
+    /// The error for a field that is not what was expected: `.missing` when absent, `kind`
+    /// otherwise (`.malformed` unless the caller knows better).
+    func fail(_ at: String, _ expected: String, _ value: JSONValue?, kind: PointPaintError.Kind = .malformed) -> PointPaintError {
         let found: String = switch value {
         case nil: "nothing"
         case .null: "null"
         case .bool(let b): "\(b)"
         case .number(let d): "\(d)"
-        case .string(let s): "\"\(s.prefix(40))\""
+        case .string(let s): PointPaintError.quote(s)
         case .array: "an array"
         case .object: "an object"
         }
-        return PointPaintError(file: file, place: at.isEmpty ? "top level" : at, "expected \(expected), found \(found)")
+        return PointPaintError(value == nil ? .missing : kind, file: file, place: .jsonPath(at), "expected \(expected), found \(found)")
     }
 
     func object(_ value: JSONValue?, at: String) throws -> JSONValue {
@@ -266,27 +303,30 @@ private struct JSONFieldReader {
 
     func number(_ value: JSONValue?, at: String) throws -> Double {
         guard case .number(let d) = value else { throw fail(at, "a number", value) }
-        guard d.isFinite else { throw fail(at, "a finite number", value) }
+        guard d.isFinite else { throw fail(at, "a finite number", value, kind: .outOfRange) }
         return d
     }
 
     func int(_ value: JSONValue?, at: String) throws -> Int {
         let d = try number(value, at: at)
-        guard d == d.rounded(), abs(d) < 1e15 else { throw fail(at, "an integer", value) }
+        guard d == d.rounded() else { throw fail(at, "an integer", value) }
+        guard abs(d) < 1e15 else { throw fail(at, "an integer below 10¹⁵ in size", value, kind: .outOfRange) }
         return Int(d)
     }
 
     func numbers(_ value: JSONValue?, count: Int, at: String) throws -> [Double] {
         guard case .array(let a) = value, a.count == count else { throw fail(at, "an array of \(count) numbers", value) }
         return try a.enumerated().map { i, v in
-            guard case .number(let d) = v, d.isFinite else { throw fail("\(at)[\(i)]", "a finite number", v) }
+            guard case .number(let d) = v else { throw fail("\(at)[\(i)]", "a finite number", v) }
+            guard d.isFinite else { throw fail("\(at)[\(i)]", "a finite number", v, kind: .outOfRange) }
             return d
         }
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(_ value: JSONValue?, at: String) throws -> E where E.RawValue == String {
         let names = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " | ")
-        guard case .string(let s) = value, let e = E(rawValue: s) else { throw fail(at, names, value) }
+        guard case .string(let s) = value else { throw fail(at, names, value) }
+        guard let e = E(rawValue: s) else { throw fail(at, names, value, kind: .unsupported) }
         return e
     }
 
@@ -295,11 +335,13 @@ private struct JSONFieldReader {
         guard case .string(let s) = value else { throw fail(at, expected, value) }
         guard !s.isEmpty, !s.contains("\0") else { throw fail(at, "a non-empty path", value) }
         guard !s.hasPrefix("/"), !s.hasPrefix("\\") else {
-            throw PointPaintError(file: file, place: at, "expected a path inside the capture directory, found the absolute path \"\(s)\"")
+            throw PointPaintError(.malformed, file: file, place: .jsonPath(at),
+                                  "expected a path inside the capture directory, found the absolute path \(PointPaintError.quote(s))")
         }
         let parts = s.split(whereSeparator: { $0 == "/" || $0 == "\\" })
         guard !parts.contains("..") else {
-            throw PointPaintError(file: file, place: at, "expected a path inside the capture directory, found \"\(s)\" which climbs out with ..")
+            throw PointPaintError(.malformed, file: file, place: .jsonPath(at),
+                                  "expected a path inside the capture directory, found \(PointPaintError.quote(s)), which climbs out with ..")
         }
         return s
     }

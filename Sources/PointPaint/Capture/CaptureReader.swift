@@ -30,19 +30,22 @@ public final class CaptureReader: Sendable {
         let manifestPath = (directory as NSString).appendingPathComponent("capture.json")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw PointPaintError(file: path, "expected a capture directory holding capture.json, found no such directory")
+            throw PointPaintError(.missing, file: path, "expected a capture directory holding capture.json, found no such directory")
         }
         var status = stat()
         guard stat(manifestPath, &status) == 0 else {
-            throw PointPaintError(file: manifestPath, errno == ENOENT ? "missing: a capture directory must hold capture.json"
-                                                                      : "cannot read: \(FileBytes.errnoText())")
+            if errno == ENOENT {
+                throw PointPaintError(.missing, file: manifestPath, "missing: a capture directory must hold capture.json")
+            }
+            throw PointPaintError.system("cannot read", file: manifestPath)
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            let kind = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "something else"
-            throw PointPaintError(file: manifestPath, "not a regular file: expected the capture's JSON manifest, found \(kind)")
+            throw PointPaintError(.missing, file: manifestPath,
+                                  "not a regular file: expected the capture's JSON manifest, found \(FileBytes.typeName(status.st_mode))")
         }
         guard Int(status.st_size) <= Self.maximumManifestBytes else {
-            throw PointPaintError(file: manifestPath, "expected a manifest of at most \(Self.maximumManifestBytes >> 20) MiB, found \(status.st_size) bytes")
+            throw PointPaintError(.tooLarge, file: manifestPath,
+                                  "expected a manifest of at most \(Self.maximumManifestBytes >> 20) MiB, found \(status.st_size) bytes")
         }
         let bytes = try FileBytes.read(manifestPath, limit: Self.maximumManifestBytes)
         self.directory = directory
@@ -69,7 +72,7 @@ public final class CaptureReader: Sendable {
         guard let target = Self.realPath(full) else { return full }
         let prefix = realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/"
         guard target.hasPrefix(prefix) else {
-            throw PointPaintError(file: full, place: "frame \(frame)", "expected a file inside the capture directory, found a link to \(target)")
+            throw PointPaintError(.malformed, file: full, place: .frame(frame), "expected a file inside the capture directory, found a link to \(target)")
         }
         return full
     }
@@ -85,7 +88,7 @@ public final class CaptureReader: Sendable {
     private func entry(_ index: Int) throws -> CaptureFrameEntry {
         guard manifest.frames.indices.contains(index) else {
             let range = manifest.frames.isEmpty ? "the capture holds no frames" : "expected 0 to \(manifest.frames.count - 1)"
-            throw PointPaintError(file: resolve("capture.json"), place: "frame \(index)", "no such frame: \(range)")
+            throw PointPaintError(.outOfRange, file: resolve("capture.json"), place: .frame(index), "no such frame: \(range)")
         }
         return manifest.frames[index]
     }
@@ -105,11 +108,9 @@ public final class CaptureReader: Sendable {
         case .nv12(let path, let lumaStride, let chromaStride):
             let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
             let full = try resolveInside(path, frame: index)
-            guard let size = FileBytes.size(of: full) else {
-                throw PointPaintError(file: full, place: "frame \(index)", "missing frame image")
-            }
+            let size = try FileBytes.regularSize(full, place: .frame(index), expected: "the frame image")
             guard size >= needed else {
-                throw PointPaintError(file: full, place: "frame \(index)",
+                throw PointPaintError(.malformed, file: full, place: .frame(index),
                                       "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
             }
         case .planes(let y, let cb, let cr):
@@ -118,16 +119,19 @@ public final class CaptureReader: Sendable {
             }
         }
         let points = try resolveInside(entry.points, frame: index)
-        guard FileBytes.size(of: points) != nil else {
-            throw PointPaintError(file: points, place: "frame \(index)", "missing feature-point file")
-        }
+        _ = try FileBytes.regularSize(points, place: .frame(index), expected: "the feature-point file")
     }
 
     private func checkPlaneHeader(_ path: String, width: Int, height: Int, frame: Int) throws {
-        guard FileBytes.size(of: path) != nil else {
-            throw PointPaintError(file: path, place: "frame \(frame)", "missing PNG plane")
+        _ = try FileBytes.regularSize(path, place: .frame(frame), expected: "a PNG plane")
+        let header: PNGHeader
+        do {
+            header = try PNGImage.readInfo(path: path)
+        } catch var error as PointPaintError {
+            error.place = .frame(frame)
+            throw error
         }
-        try checkPlane(try PNGImage.readInfo(path: path), path, width: width, height: height, frame: frame)
+        try checkPlane(header, path, width: width, height: height, frame: frame)
     }
 
     /// A plane must be exactly `width`×`height` and stored as plain 8-bit greyscale: sub-byte
@@ -135,10 +139,10 @@ public final class CaptureReader: Sendable {
     /// give different codes from what the recorder wrote.
     private func checkPlane(_ header: PNGHeader, _ path: String, width: Int, height: Int, frame: Int) throws {
         guard header.width == width, header.height == height else {
-            throw PointPaintError(file: path, place: "frame \(frame)", "expected a \(width)x\(height) plane, found \(header.width)x\(header.height)")
+            throw PointPaintError(.malformed, file: path, place: .frame(frame), "expected a \(width)x\(height) plane, found \(header.width)x\(header.height)")
         }
         guard header.isPlain8BitGrey else {
-            throw PointPaintError(file: path, place: "frame \(frame)",
+            throw PointPaintError(.unsupported, file: path, place: .frame(frame),
                                   "expected an 8-bit greyscale PNG, found \(header.sourceDescription) (\(header.channels) channel\(header.channels == 1 ? "" : "s") when decoded)")
         }
     }
@@ -163,9 +167,10 @@ public final class CaptureReader: Sendable {
             let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
             // Check again: the file may have changed since the reader was made, and a short
             // mapping would fault on access.
-            guard let size = FileBytes.size(of: full), size >= needed else {
-                throw PointPaintError(file: full, place: "frame \(index)",
-                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(FileBytes.size(of: full).map(String.init) ?? "no file")")
+            let size = try FileBytes.regularSize(full, place: .frame(index), expected: "the frame image")
+            guard size >= needed else {
+                throw PointPaintError(.malformed, file: full, place: .frame(index),
+                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
             }
             let bytes = try ImageBytes(mapping: full, count: needed)
             return NV12Image(width: info.width, height: info.height, luma: bytes, lumaOffset: 0, lumaStride: lumaStride,
@@ -205,7 +210,7 @@ public final class CaptureReader: Sendable {
     ///   capture, and for any damaged or missing file.
     public func points(at index: Int) throws -> [FeaturePoint] {
         let path = try resolveInside(try entry(index).points, frame: index)
-        let bytes = try FileBytes.read(path, limit: Self.maximumPointFileBytes)
+        let bytes = try FileBytes.read(path, place: .frame(index), expected: "the feature-point file", limit: Self.maximumPointFileBytes)
         if path.lowercased().hasSuffix(".ply") {
             return try PLYFeaturePoints.parse(bytes, file: path)
         }

@@ -28,7 +28,8 @@ public enum XYZFormat {
         try text.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             let end = buffer.count - 1
-            var i = 0
+            // A UTF-8 byte-order mark before the first line is not part of it.
+            var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             var line = 0
             while i < end {
                 line += 1
@@ -44,39 +45,43 @@ public enum XYZFormat {
                     i = lineEnd + 1
                     continue
                 }
-                func fail(_ message: String) -> PointPaintError {
-                    let content = String(decoding: UnsafeBufferPointer(start: base + i, count: min(lineEnd - i, 60)), as: UTF8.self)
-                    return PointPaintError(file: file, place: "line \(line)", "\(message), found \"\(content.trimmingCharacters(in: .whitespacesAndNewlines))\"")
+                func fail(_ kind: PointPaintError.Kind, _ message: String) -> PointPaintError {
+                    var last = lineEnd
+                    while last > p, base[last - 1] == 0x20 || base[last - 1] == 0x09 || base[last - 1] == 0x0D { last -= 1 }
+                    let content = UnsafeBufferPointer(start: base + p, count: last - p)
+                    return PointPaintError(kind, file: file, place: .line(line), "\(message), found \(PointPaintError.quote(bytes: content))")
                 }
                 var xyz = SIMD3<Float>()
                 var cursor = UnsafeMutablePointer<CChar>(OpaquePointer(base + p))
                 for k in 0 ..< 3 {
                     var next: UnsafeMutablePointer<CChar>?
                     let value = strtod(cursor, &next)
-                    guard let next, next != cursor else { throw fail("expected \"x y z [id]\"") }
+                    guard let next, next != cursor else { throw fail(.malformed, "expected \"x y z [id]\"") }
                     guard value.isFinite, abs(value) <= Double(Float.greatestFiniteMagnitude) else {
-                        throw fail("expected finite coordinates")
+                        throw fail(.outOfRange, "expected finite coordinates")
                     }
                     xyz[k] = Float(value)
                     cursor = next
                     // Fields are separated by whitespace: "1-2-3" is not three numbers.
                     let after = cursor.pointee
                     guard after == 0x20 || after == 0x09 || after == 0x0D || after == 0 else {
-                        throw fail("expected whitespace between the fields of \"x y z [id]\"")
+                        throw fail(.malformed, "expected whitespace between the fields of \"x y z [id]\"")
                     }
                 }
                 var id: UInt64?
                 while cursor.pointee == 0x20 || cursor.pointee == 0x09 || cursor.pointee == 0x0D { cursor += 1 }
                 if cursor.pointee != 0 {
-                    guard cursor.pointee >= 0x30, cursor.pointee <= 0x39 else { throw fail("expected an unsigned integer id after x y z") }
+                    guard cursor.pointee >= 0x30, cursor.pointee <= 0x39 else {
+                        throw fail(cursor.pointee == 0x2D ? .outOfRange : .malformed, "expected an unsigned integer id after x y z")
+                    }
                     errno = 0
                     var next: UnsafeMutablePointer<CChar>?
                     let value = strtoull(cursor, &next, 10)
-                    guard let next, next != cursor, errno == 0 else { throw fail("expected an unsigned 64-bit id") }
+                    guard let next, next != cursor, errno == 0 else { throw fail(.outOfRange, "expected an unsigned 64-bit id") }
                     id = UInt64(value)
                     cursor = next
                     while cursor.pointee == 0x20 || cursor.pointee == 0x09 || cursor.pointee == 0x0D { cursor += 1 }
-                    guard cursor.pointee == 0 else { throw fail("expected at most 4 fields") }
+                    guard cursor.pointee == 0 else { throw fail(.malformed, "expected at most 4 fields") }
                 }
                 points.append(FeaturePoint(position: xyz, id: id))
                 i = lineEnd + 1

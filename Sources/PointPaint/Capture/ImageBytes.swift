@@ -23,11 +23,11 @@ public final class ImageBytes: @unchecked Sendable {
 
     /// Maps the first `count` bytes of `path` read-only; `count` must not exceed the file size.
     public init(mapping path: String, count: Int) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw PointPaintError(file: path, "cannot open: \(String(cString: strerror(errno)))")
-        }
+        let (fd, size) = try FileBytes.openRegular(path, expected: "a file to map")
         defer { close(fd) }
+        guard count <= size else {
+            throw PointPaintError(.malformed, file: path, "expected at least \(count) bytes to map, found \(size)")
+        }
         self.count = count
         if count == 0 {
             owner = .array([])
@@ -35,7 +35,7 @@ public final class ImageBytes: @unchecked Sendable {
             return
         }
         guard let address = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
-            throw PointPaintError(file: path, "cannot map: \(String(cString: strerror(errno)))")
+            throw PointPaintError.system("cannot map", file: path)
         }
         owner = .mapping(address, count)
         base = UnsafeRawPointer(address)

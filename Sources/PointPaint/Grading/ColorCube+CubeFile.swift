@@ -25,10 +25,7 @@ public struct CubeFile: Sendable, Equatable {
 
     /// Reads and parses the `.cube` file at `path`.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PointPaintError(file: path, "cannot read the file")
-        }
-        try self.init(parsing: [UInt8](data), file: path)
+        try self.init(parsing: FileBytes.read(path, expected: "a .cube file"), file: path)
     }
 
     /// Parses `.cube` text.
@@ -143,7 +140,7 @@ public enum ColorCubeFileFormat: String, Sendable, CaseIterable {
     public init(path: String) throws {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         guard let format = ColorCubeFileFormat(rawValue: ext) else {
-            throw PointPaintError(file: path, "a colour cube file must end in .png or .cube")
+            throw PointPaintError(.unsupported, file: path, "a colour cube file must end in .png or .cube")
         }
         self = format
     }
@@ -167,8 +164,8 @@ private struct CubeTextParser {
         self.file = file
     }
 
-    func error(_ line: Int, _ message: String) -> PointPaintError {
-        PointPaintError(file: file, place: "line \(line)", message)
+    func error(_ kind: PointPaintError.Kind, _ line: Int, _ message: String) -> PointPaintError {
+        PointPaintError(kind, file: file, place: .line(line), message)
     }
 
     mutating func parse() throws -> Result {
@@ -177,8 +174,10 @@ private struct CubeTextParser {
         var sizeLine = 0
         var entries = [SIMD3<Float>]()
         var domainMin = SIMD3<Float>(repeating: 0), domainMax = SIMD3<Float>(repeating: 1)
+        var domainLine: Int?
         var lineNumber = 0
-        var start = 0
+        // A UTF-8 byte-order mark before the first line is not part of it.
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let end = bytes.count - 1
         try bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
@@ -205,14 +204,14 @@ private struct CubeTextParser {
                     || Self.startsWithNonFiniteWord(buffer, first, last)
                 if isNumber {
                     guard let n = size else {
-                        throw error(lineNumber, "table rows before LUT_3D_SIZE")
+                        throw error(.malformed, lineNumber, "expected LUT_3D_SIZE before the table rows")
                     }
                     let v = try numbers(base, first, last, line: lineNumber)
                     guard v.count == 3 else {
-                        throw error(lineNumber, "expected three numbers (R G B), found \(v.count)")
+                        throw error(.malformed, lineNumber, "expected three numbers (R G B), found \(v.count)")
                     }
                     guard entries.count < n * n * n else {
-                        throw error(lineNumber, "more than the \(n * n * n) rows LUT_3D_SIZE \(n) needs")
+                        throw error(.malformed, lineNumber, "more than the \(n * n * n) rows LUT_3D_SIZE \(n) needs")
                     }
                     entries.append(SIMD3(Float(v[0]), Float(v[1]), Float(v[2])))
                     continue
@@ -222,39 +221,45 @@ private struct CubeTextParser {
                 let word = String(decoding: UnsafeBufferPointer(rebasing: buffer[first ..< wordEnd]), as: UTF8.self)
                 switch word {
                 case "LUT_3D_SIZE":
-                    guard entries.isEmpty, size == nil else { throw error(lineNumber, "LUT_3D_SIZE given twice or after table rows") }
+                    guard entries.isEmpty, size == nil else { throw error(.malformed, lineNumber, "LUT_3D_SIZE given twice or after table rows") }
                     let v = try numbers(base, wordEnd, last, line: lineNumber)
-                    guard v.count == 1, let n = Int(exactly: v[0]), ColorCube.sizeRange.contains(n) else {
-                        throw error(lineNumber, "LUT_3D_SIZE must be one whole number in 2…256")
+                    guard v.count == 1, let n = Int(exactly: v[0]) else {
+                        throw error(.malformed, lineNumber, "LUT_3D_SIZE must be one whole number in 2…256")
+                    }
+                    guard ColorCube.sizeRange.contains(n) else {
+                        throw error(.outOfRange, lineNumber, "LUT_3D_SIZE must be one whole number in 2…256, found \(n)")
                     }
                     size = n
                     sizeLine = lineNumber
                     entries.reserveCapacity(n * n * n)
                 case "LUT_1D_SIZE":
-                    throw error(lineNumber, "1D tables (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
+                    throw error(.unsupported, lineNumber, "1D tables (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
                 case "DOMAIN_MIN", "DOMAIN_MAX":
                     let v = try numbers(base, wordEnd, last, line: lineNumber)
-                    guard v.count == 3 else { throw error(lineNumber, "\(word) needs three numbers, found \(v.count)") }
+                    guard v.count == 3 else { throw error(.malformed, lineNumber, "\(word) needs three numbers, found \(v.count)") }
                     let d = SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
                     if word == "DOMAIN_MIN" { domainMin = d } else { domainMax = d }
+                    domainLine = lineNumber
                 case "LUT_3D_INPUT_RANGE":
                     let v = try numbers(base, wordEnd, last, line: lineNumber)
-                    guard v.count == 2 else { throw error(lineNumber, "LUT_3D_INPUT_RANGE needs two numbers, found \(v.count)") }
+                    guard v.count == 2 else { throw error(.malformed, lineNumber, "LUT_3D_INPUT_RANGE needs two numbers, found \(v.count)") }
                     domainMin = SIMD3(repeating: Float(v[0]))
                     domainMax = SIMD3(repeating: Float(v[1]))
+                    domainLine = lineNumber
                 default:
                     continue  // an unknown keyword, such as LUT_1D_INPUT_RANGE or LUT_IN_VIDEO_RANGE
                 }
             }
         }
         guard let size else {
-            throw PointPaintError(file: file, "no LUT_3D_SIZE line: not a 3D .cube file")
+            throw PointPaintError(.missing, file: file, "no LUT_3D_SIZE line: not a 3D .cube file")
         }
         guard entries.count == size * size * size else {
-            throw error(lineNumber, "the table ends after \(entries.count) rows; LUT_3D_SIZE \(size) on line \(sizeLine) needs \(size * size * size)")
+            throw error(.malformed, lineNumber, "the table ends after \(entries.count) rows; LUT_3D_SIZE \(size) on line \(sizeLine) needs \(size * size * size)")
         }
         guard domainMin.x < domainMax.x, domainMin.y < domainMax.y, domainMin.z < domainMax.z else {
-            throw PointPaintError(file: file, "DOMAIN_MIN must be below DOMAIN_MAX in every channel")
+            throw PointPaintError(.outOfRange, file: file, place: domainLine.map { .line($0) },
+                                  "DOMAIN_MIN must be below DOMAIN_MAX in every channel")
         }
         return Result(title: title, size: size, entries: entries, domainMin: domainMin, domainMax: domainMax)
     }
@@ -307,13 +312,15 @@ private struct CubeTextParser {
                 strtod($0, &endPointer)
             }
             let parsedEnd = endPointer.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? i
-            guard parsedEnd == stop, value.isFinite else {
-                let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
-                throw error(line, "expected a finite number, found \"\(token)\"")
+            let token = UnsafeBufferPointer(start: base + i, count: stop - i)
+            guard parsedEnd == stop else {
+                throw error(.malformed, line, "expected a finite number, found \(PointPaintError.quote(bytes: token))")
+            }
+            guard value.isFinite else {
+                throw error(.outOfRange, line, "expected a finite number, found \(PointPaintError.quote(bytes: token))")
             }
             guard Float(value).isFinite else {
-                let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
-                throw error(line, "expected a finite number, found \"\(token)\", too large for a 32-bit float")
+                throw error(.outOfRange, line, "expected a finite number, found \(PointPaintError.quote(bytes: token)), too large for a 32-bit float")
             }
             values.append(value)
             i = stop

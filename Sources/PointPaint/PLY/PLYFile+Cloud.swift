@@ -36,12 +36,12 @@ extension PLYFile {
     /// - Complexity: O(vertices).
     public func cloud(file: String) throws -> VoxelCloud {
         guard let vertex = self[element: "vertex"] else {
-            throw PointPaintError(file: file, "expected a 'vertex' element, found \(elements.map { "'\($0.name)'" }.joined(separator: ", "))")
+            throw PointPaintError(.missing, file: file, "expected a 'vertex' element, found \(elements.map { "'\($0.name)'" }.joined(separator: ", "))")
         }
         var axes: [[Float]] = []
         for name in ["x", "y", "z"] {
             guard let p = vertex[property: name], case .scalar = p.type else {
-                throw PointPaintError(file: file, "expected a scalar property '\(name)' in the 'vertex' element")
+                throw PointPaintError(.missing, file: file, "expected a scalar property '\(name)' in the 'vertex' element")
             }
             axes.append(p.values.floats())
         }
@@ -79,11 +79,11 @@ extension PLYFile {
             faceHint = face.count == 6 * (n / 8) || face.count == 12 * (n / 8)
         }
         guard declared || faceHint else { return nil }
-        func notBoxes(_ why: String) throws -> VoxelCloud? {
+        func notBoxes(_ why: String, vertex: Int) throws -> VoxelCloud? {
             guard declared else { return nil }
-            throw PointPaintError(file: file, "the header says 'geometry boxes', but \(why)")
+            throw PointPaintError(.malformed, file: file, place: .element("vertex", vertex), "the header says 'geometry boxes', but \(why)")
         }
-        guard n % 8 == 0 else { return try notBoxes("the \(n) vertices are not a whole number of 8-corner boxes") }
+        guard n % 8 == 0 else { return try notBoxes("the \(n) vertices are not a whole number of 8-corner boxes", vertex: n - n % 8) }
         var centres: [SIMD3<Float>] = []
         var boxColors: [SIMD3<Float>] = []
         centres.reserveCapacity(n / 8)
@@ -106,7 +106,7 @@ extension PLYFile {
             let d = e - SIMD3(repeating: edge)
             guard seen == 0xFF, e.min() > 0, e.max() < .infinity,
                   max(d.x.magnitude, d.y.magnitude, d.z.magnitude) <= tolerance else {
-                return try notBoxes("vertices \(8 * g)…\(8 * g + 7) are not the corners of a cube with edge \(edge)")
+                return try notBoxes("vertices \(8 * g)…\(8 * g + 7) are not the corners of a cube with edge \(edge)", vertex: 8 * g)
             }
             centres.append((lo + hi) * 0.5)
             boxColors.append(colors[8 * g])

@@ -25,11 +25,7 @@ public enum PLYReader {
     /// The file at `path` mapped read-only (its values are copied out while parsing, so nothing
     /// refers to the mapping afterwards).
     static func mapped(_ path: String) throws -> ImageBytes {
-        guard let size = FileBytes.size(of: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw PointPaintError(file: path, "not a regular file") }
-            throw PointPaintError(file: path, "cannot open: no such file")
-        }
-        return try ImageBytes(mapping: path, count: size)
+        try ImageBytes(mapping: path, count: FileBytes.regularSize(path, expected: "a PLY file"))
     }
 
     /// Parses the header and all element data of `raw`.
@@ -69,51 +65,52 @@ public enum PLYReader {
     }
 
     static func parseHeader(_ raw: UnsafeRawBufferPointer, file: String) throws -> (PLYFile, Int) {
-        // Magic and line-ending style.
-        guard raw.count >= 4, raw[0] == 0x70, raw[1] == 0x6C, raw[2] == 0x79 else {  // "ply"
-            throw PointPaintError(file: file, place: "line 1", "expected the magic word 'ply' at the start of the file")
+        // A UTF-8 byte-order mark, the magic word and the line-ending style.
+        let start = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard raw.count >= start + 4, raw[start] == 0x70, raw[start + 1] == 0x6C, raw[start + 2] == 0x79 else {  // "ply"
+            throw PointPaintError(.malformed, file: file, place: .line(1), "expected the magic word 'ply' at the start of the file")
         }
         let crOnly: Bool
-        switch raw[3] {
+        switch raw[start + 3] {
         case 0x0A: crOnly = false
-        case 0x0D: crOnly = raw.count < 5 || raw[4] != 0x0A
+        case 0x0D: crOnly = raw.count < start + 5 || raw[start + 4] != 0x0A
         default:
-            throw PointPaintError(file: file, place: "line 1", "expected 'ply' alone on the first line")
+            throw PointPaintError(.malformed, file: file, place: .line(1), "expected 'ply' alone on the first line")
         }
         var ply = PLYFile(encoding: .ascii)
         var sawFormat = false
-        var position = 0
+        var position = start
         var lineNumber = 0
         let terminator: UInt8 = crOnly ? 0x0D : 0x0A
         while true {
             lineNumber += 1
             guard position < raw.count else {
-                throw PointPaintError(file: file, place: "line \(lineNumber)", "expected 'end_header' before the end of the file")
+                throw PointPaintError(.malformed, file: file, place: .line(lineNumber), "expected 'end_header' before the end of the file")
             }
             var end = position
             while end < raw.count && raw[end] != terminator { end += 1 }
             guard end < raw.count else {
-                throw PointPaintError(file: file, place: "line \(lineNumber)", "expected 'end_header' before the end of the file")
+                throw PointPaintError(.malformed, file: file, place: .line(lineNumber), "expected 'end_header' before the end of the file")
             }
             var contentEnd = end
             if !crOnly && contentEnd > position && raw[contentEnd - 1] == 0x0D { contentEnd -= 1 }
             let line = String(decoding: UnsafeRawBufferPointer(rebasing: raw[position ..< contentEnd]), as: UTF8.self)
             position = end + 1
             if lineNumber == 1 { continue }  // "ply"
-            let place = "line \(lineNumber)"
+            let place = PointPaintError.Place.line(lineNumber)
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let keyword = words.first else {
-                throw PointPaintError(file: file, place: place, "expected a header keyword, found an empty line")
+                throw PointPaintError(.malformed, file: file, place: place, "expected a header keyword, found an empty line")
             }
             switch keyword {
             case "format":
-                guard !sawFormat else { throw PointPaintError(file: file, place: place, "expected one 'format' line, found a second") }
+                guard !sawFormat else { throw PointPaintError(.malformed, file: file, place: place, "expected one 'format' line, found a second") }
                 guard words.count == 3, let encoding = PLYEncoding(rawValue: String(words[1])) else {
-                    throw PointPaintError(file: file, place: place,
-                                          "expected 'format ascii|binary_little_endian|binary_big_endian 1.0', found '\(line)'")
+                    throw PointPaintError(words.count == 3 ? .unsupported : .malformed, file: file, place: place,
+                                          "expected 'format ascii|binary_little_endian|binary_big_endian 1.0', found \(PointPaintError.quote(line))")
                 }
                 guard words[2].hasPrefix("1") else {
-                    throw PointPaintError(file: file, place: place, "expected format version 1.0, found '\(words[2])'")
+                    throw PointPaintError(.unsupported, file: file, place: place, "expected format version 1.0, found \(PointPaintError.quote(words[2]))")
                 }
                 ply.encoding = encoding
                 sawFormat = true
@@ -123,34 +120,38 @@ public enum PLYReader {
                 ply.objInfo.append(restOfLine(line, after: "obj_info"))
             case "element":
                 guard words.count == 3 else {
-                    throw PointPaintError(file: file, place: place, "expected 'element NAME COUNT', found '\(line)'")
+                    throw PointPaintError(.malformed, file: file, place: place, "expected 'element NAME COUNT', found \(PointPaintError.quote(line))")
                 }
                 guard let count = Int(words[2]), count >= 0 else {
-                    throw PointPaintError(file: file, place: place,
-                                          "expected a non-negative element count, found '\(words[2])'")
+                    if words[2].allSatisfy({ $0.isASCII && $0.isNumber }) {
+                        throw PointPaintError(.tooLarge, file: file, place: place,
+                                              "expected an element count of at most \(Int.max), found \(PointPaintError.quote(words[2]))")
+                    }
+                    throw PointPaintError(.malformed, file: file, place: place,
+                                          "expected a non-negative element count, found \(PointPaintError.quote(words[2]))")
                 }
                 ply.elements.append(PLYElement(name: String(words[1]), count: count, properties: []))
             case "property":
                 guard !ply.elements.isEmpty else {
-                    throw PointPaintError(file: file, place: place, "expected an 'element' line before the first 'property'")
+                    throw PointPaintError(.malformed, file: file, place: place, "expected an 'element' line before the first 'property'")
                 }
                 let property: PLYProperty
                 if words.count >= 2 && words[1] == "list" {
                     guard words.count == 5 else {
-                        throw PointPaintError(file: file, place: place,
-                                              "expected 'property list COUNT_TYPE ITEM_TYPE NAME', found '\(line)'")
+                        throw PointPaintError(.malformed, file: file, place: place,
+                                              "expected 'property list COUNT_TYPE ITEM_TYPE NAME', found \(PointPaintError.quote(line))")
                     }
                     let countType = try scalarType(words[2], file: file, place: place)
                     let itemType = try scalarType(words[3], file: file, place: place)
                     guard countType.isInteger else {
-                        throw PointPaintError(file: file, place: place,
-                                              "expected an integer type for a list count, found '\(words[2])'")
+                        throw PointPaintError(.malformed, file: file, place: place,
+                                              "expected an integer type for a list count, found \(PointPaintError.quote(words[2]))")
                     }
                     property = PLYProperty(name: String(words[4]), countType: countType,
                                            items: PLYColumn(itemType, doubles: []), offsets: [0])
                 } else {
                     guard words.count == 3 else {
-                        throw PointPaintError(file: file, place: place, "expected 'property TYPE NAME', found '\(line)'")
+                        throw PointPaintError(.malformed, file: file, place: place, "expected 'property TYPE NAME', found \(PointPaintError.quote(line))")
                     }
                     let type = try scalarType(words[1], file: file, place: place)
                     property = PLYProperty(name: String(words[2]), values: PLYColumn(type, doubles: []))
@@ -158,16 +159,16 @@ public enum PLYReader {
                 ply.elements[ply.elements.count - 1].properties.append(property)
             case "end_header":
                 guard words.count == 1 else {
-                    throw PointPaintError(file: file, place: place, "expected 'end_header' alone on its line")
+                    throw PointPaintError(.malformed, file: file, place: place, "expected 'end_header' alone on its line")
                 }
                 guard sawFormat else {
-                    throw PointPaintError(file: file, place: place, "expected a 'format' line before 'end_header'")
+                    throw PointPaintError(.missing, file: file, place: place, "expected a 'format' line before 'end_header'")
                 }
                 return (ply, position)
             default:
                 let hint = contains(raw[position...], "end_header") ? "" : " (missing end_header?)"
-                throw PointPaintError(file: file, place: place,
-                                      "expected a header keyword (format, comment, obj_info, element, property, end_header), found '\(keyword)'\(hint)")
+                throw PointPaintError(.malformed, file: file, place: place,
+                                      "expected a header keyword (format, comment, obj_info, element, property, end_header), found \(PointPaintError.quote(keyword))\(hint)")
             }
         }
     }
@@ -190,10 +191,10 @@ public enum PLYReader {
         return String(rest)
     }
 
-    private static func scalarType(_ word: Substring, file: String, place: String) throws -> PLYScalarType {
+    private static func scalarType(_ word: Substring, file: String, place: PointPaintError.Place) throws -> PLYScalarType {
         guard let t = PLYScalarType(headerName: word) else {
-            throw PointPaintError(file: file, place: place,
-                                  "expected a property type (char, uchar, short, ushort, int, uint, float, double or int8 … float64), found '\(word)'")
+            throw PointPaintError(.unsupported, file: file, place: place,
+                                  "expected a property type (char, uchar, short, ushort, int, uint, float, double or int8 … float64), found \(PointPaintError.quote(word))")
         }
         return t
     }
@@ -226,7 +227,7 @@ private struct BinaryParser {
         }
         let (total, overflow) = count.multipliedReportingOverflow(by: minimum)
         guard !overflow, total <= remaining else {
-            throw PointPaintError(file: file, place: "byte offset \(position)",
+            throw PointPaintError(.tooLarge, file: file, place: .byteOffset(position),
                                   "element '\(element.name)' declares \(count) entries of at least \(minimum) bytes, but only \(remaining) bytes follow")
         }
         if fixed {
@@ -307,14 +308,14 @@ private struct BinaryParser {
                     try need(c.size, element, entry, p)
                     let n = load(c, at: position)
                     guard n >= 0 else {
-                        throw PointPaintError(file: file, place: "byte offset \(position)",
+                        throw PointPaintError(.outOfRange, file: file, place: .byteOffset(position),
                                               "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
                     }
                     position += c.size
                     let items = Int(n)
                     let (size, overflow) = items.multipliedReportingOverflow(by: item.size)
                     guard !overflow, size <= remaining else {
-                        throw PointPaintError(file: file, place: "byte offset \(position)",
+                        throw PointPaintError(.tooLarge, file: file, place: .byteOffset(position),
                                               "list '\(p.name)' of \(element.name) \(entry) holds \(items) items of \(item.size) bytes, but only \(remaining) bytes follow")
                     }
                     for _ in 0 ..< items {
@@ -330,7 +331,7 @@ private struct BinaryParser {
 
     private func need(_ size: Int, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) throws {
         guard size <= remaining else {
-            throw PointPaintError(file: file, place: "byte offset \(position)",
+            throw PointPaintError(.malformed, file: file, place: .byteOffset(position),
                                   "expected \(size) bytes for '\(p.name)' of \(element.name) \(entry) of \(element.count), found the end of the file")
         }
     }
@@ -381,14 +382,14 @@ private struct ASCIIParser {
         let (needed, overflow) = element.count.multipliedReportingOverflow(by: 2 * props)
         let remaining = bytes.count - position
         guard !overflow, needed - 1 <= remaining else {
-            throw PointPaintError(file: file, place: "line \(line)",
+            throw PointPaintError(.tooLarge, file: file, place: .line(line),
                                   "element '\(element.name)' declares \(element.count) entries of \(props) values, more than the \(remaining) bytes that follow could hold")
         }
         var builders = element.properties.map { ColumnBuilder(property: $0, count: element.count) }
         for entry in 0 ..< element.count {
             guard position < bytes.count else {
                 let expected = ASCIIParser.expectedValues(element, found: 0, stillNeeded: 0, property: -1, openList: false)
-                throw PointPaintError(file: file, place: "line \(line)",
+                throw PointPaintError(.malformed, file: file, place: .line(line),
                                       "expected \(expected) for \(element.name) \(entry) of \(element.count), found the end of the file")
             }
             var found = 0
@@ -404,12 +405,12 @@ private struct ASCIIParser {
                     }
                     let n = try value(countToken, c, element, entry, p)
                     guard n >= 0 else {
-                        throw PointPaintError(file: file, place: "line \(line)",
+                        throw PointPaintError(.outOfRange, file: file, place: .line(line),
                                               "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
                     }
                     let items = Int(n)
                     guard items <= (bytes.count - position + 1) / 2 else {
-                        throw PointPaintError(file: file, place: "line \(line)",
+                        throw PointPaintError(.tooLarge, file: file, place: .line(line),
                                               "list '\(p.name)' of \(element.name) \(entry) holds \(items) items, more than the rest of the file could hold")
                     }
                     found += 1
@@ -425,7 +426,7 @@ private struct ASCIIParser {
             }
             let extra = countRestOfLine()
             if extra > 0 {
-                throw PointPaintError(file: file, place: "line \(line)",
+                throw PointPaintError(.malformed, file: file, place: .line(line),
                                       "expected \(found) value\(found == 1 ? "" : "s") for \(element.name) \(entry) of \(element.count), found \(found + extra)")
             }
             endLine()
@@ -439,12 +440,10 @@ private struct ASCIIParser {
             while position < bytes.count, ASCIIParser.isBlank(bytes[position]) { position += 1 }
             let start = position
             if countRestOfLine() != 0 {
-                var end = start
-                while end < bytes.count, end - start < 40, !ASCIIParser.isLineEnd(bytes[end]) { end += 1 }
-                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
+                let text = UnsafeRawBufferPointer(rebasing: bytes[start ..< position])
                 let after = lastElement.map { "the last element ('\($0)')" } ?? "the header"
-                throw PointPaintError(file: file, place: "line \(line)",
-                                      "expected the end of the file after \(after), found '\(text)'")
+                throw PointPaintError(.malformed, file: file, place: .line(line),
+                                      "expected the end of the file after \(after), found \(PointPaintError.quote(bytes: text))")
             }
             endLine()
         }
@@ -498,7 +497,7 @@ private struct ASCIIParser {
     private func tooFew(_ element: PLYElement, _ entry: Int, found: Int, stillNeeded: Int, property k: Int,
                         openList: Bool = false) -> PointPaintError {
         let expected = ASCIIParser.expectedValues(element, found: found, stillNeeded: stillNeeded, property: k, openList: openList)
-        return PointPaintError(file: file, place: "line \(line)",
+        return PointPaintError(.malformed, file: file, place: .line(line),
                                "expected \(expected) for \(element.name) \(entry) of \(element.count), found \(found)")
     }
 
@@ -510,11 +509,11 @@ private struct ASCIIParser {
             var v = ASCIIParser.integer(token)
             if v == nil, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite, d.rounded() == d { v = d }
             guard let v else {
-                throw PointPaintError(file: file, place: "line \(line)",
-                                      "expected an integer for \(describe(type, element, entry, p)), found '\(String(decoding: token, as: UTF8.self))'")
+                throw PointPaintError(.malformed, file: file, place: .line(line),
+                                      "expected an integer for \(describe(type, element, entry, p)), found \(PointPaintError.quote(bytes: token))")
             }
             guard range.contains(v) else {
-                throw PointPaintError(file: file, place: "line \(line)",
+                throw PointPaintError(.outOfRange, file: file, place: .line(line),
                                       "value \(v.magnitude < 1e18 ? "\(Int(v))" : "\(v)") for \(describe(type, element, entry, p)) lies outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
             }
             return v
@@ -522,7 +521,7 @@ private struct ASCIIParser {
         let text = String(decoding: token, as: UTF8.self)
         if type == .float32, let f = Float(text) { return Double(f) }
         if type == .float64, let d = Double(text) { return d }
-        throw PointPaintError(file: file, place: "line \(line)", "expected a number for \(describe(type, element, entry, p)), found '\(text)'")
+        throw PointPaintError(.malformed, file: file, place: .line(line), "expected a number for \(describe(type, element, entry, p)), found \(PointPaintError.quote(bytes: token))")
     }
 
     private func describe(_ type: PLYScalarType, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) -> String {

@@ -64,8 +64,7 @@ public struct PLYWriter: Sendable {
         guard encoding != .ascii else { return try PLYWriter.writeFile(encode(cloud, file: path), to: path) }
         try checkBoxes(cloud, file: path)
         try AtomicFile.write(to: path) { temporary in
-            var sink = try FileSink(temporary: temporary, file: path)
-            defer { sink.close() }
+            var sink = try FileSink(creating: temporary, file: path)
             switch wideColor {
             case .auto:
                 if try !writeBinary(cloud, wide: false, watchForWide: true, to: &sink) {
@@ -136,7 +135,7 @@ public struct PLYWriter: Sendable {
     /// Refuses boxes without a voxel size, or more than the format's indices can number.
     private func checkBoxes(_ cloud: VoxelCloud, file: String) throws {
         guard geometry == .boxes else { return }
-        guard cloud.voxelSize != nil else { throw PointPaintError(file: file, "boxes need a voxel size, but the cloud has none") }
+        guard cloud.voxelSize != nil else { throw PointPaintError(.missing, file: file, "boxes need a voxel size, but the cloud has none") }
         try PLYWriter.checkBoxCount(cloud.count, file: file)
     }
 
@@ -172,7 +171,7 @@ public struct PLYWriter: Sendable {
     /// Throws when `count` boxes would need vertex indices beyond `int`.
     static func checkBoxCount(_ count: Int, file: String) throws {
         guard count <= maxBoxes else {
-            throw PointPaintError(file: file, "boxes for \(count) voxels need vertex indices beyond the int range; at most \(maxBoxes) voxels can be written as boxes (write points instead)")
+            throw PointPaintError(.tooLarge, file: file, "boxes for \(count) voxels need vertex indices beyond the int range; at most \(maxBoxes) voxels can be written as boxes (write points instead)")
         }
     }
 
@@ -441,8 +440,7 @@ public struct PLYWriter: Sendable {
     /// Writes `bytes` to a temporary sibling, then renames it to `path`.
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
         try AtomicFile.write(to: path) { temporary in
-            var sink = try FileSink(temporary: temporary, file: path)
-            defer { sink.close() }
+            var sink = try FileSink(creating: temporary, file: path)
             try bytes.withUnsafeBytes { try sink.write($0) }
             try sink.finish()
         }
@@ -456,53 +454,6 @@ private final class Flag: @unchecked Sendable {
 
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
-}
-
-/// An open temporary output file; errors name the destination `file`.
-private struct FileSink {
-    private var fd: Int32
-    private let file: String
-    private var written = 0
-
-    init(temporary: String, file: String) throws {
-        fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        self.file = file
-        guard fd >= 0 else { throw PointPaintError(file: file, "cannot create: \(FileBytes.errnoText())") }
-    }
-
-    /// Writes all of `bytes`, retrying short writes.
-    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                throw PointPaintError(file: file, "write failed after \(written + done) bytes: \(FileBytes.errnoText())")
-            }
-            done += n
-        }
-        written += done
-    }
-
-    /// Empties the file to write it again from the start.
-    mutating func rewind() throws {
-        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
-            throw PointPaintError(file: file, "cannot start the file again: \(FileBytes.errnoText())")
-        }
-        written = 0
-    }
-
-    /// Closes the file, reporting a failed close (a full disk can show only here).
-    mutating func finish() throws {
-        let result = Foundation.close(fd)
-        fd = -1
-        guard result == 0 else { throw PointPaintError(file: file, "cannot finish writing: \(FileBytes.errnoText())") }
-    }
-
-    /// Closes the file if `finish` did not.
-    mutating func close() {
-        if fd >= 0 { _ = Foundation.close(fd); fd = -1 }
-    }
 }
 
 /// Stores binary PLY values at a moving pointer into a buffer sized in advance.

@@ -12,8 +12,7 @@ public enum AtomicFile {
         do {
             let result = try body(temporary)
             guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw PointPaintError(file: path, "cannot move the finished file into place: \(reason)")
+                throw PointPaintError.system("cannot move the finished file into place", file: path)
             }
             return result
         } catch {
@@ -25,10 +24,11 @@ public enum AtomicFile {
     /// Writes `data` to `path` atomically.
     public static func write(_ data: some DataProtocol, to path: String) throws {
         try write(to: path) { temporary in
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(data)) else {
-                let reason = String(cString: strerror(errno))
-                throw PointPaintError(file: path, "cannot write: \(reason)")
+            var sink = try FileSink(creating: temporary, file: path)
+            for region in data.regions {
+                try region.withUnsafeBytes { try sink.write($0) }
             }
+            try sink.finish()
         }
     }
 }

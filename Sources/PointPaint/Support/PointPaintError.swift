@@ -165,12 +165,3 @@ extension PointPaintError {
         return "\\u{" + String(value, radix: 16, uppercase: true) + "}"
     }
 }
-
-extension PointPaintError {
-    /// The shape of the error before it had a kind; every caller is being moved to
-    /// `init(_:file:place:_:)`, after which this goes.
-    @available(*, deprecated, message: "give the error a kind: PointPaintError(.malformed, file:place:_:)")
-    public init(file: String? = nil, place: String? = nil, _ message: String) {
-        self.init(.malformed, file: file, place: place.map { .part($0) }, message)
-    }
-}
