@@ -165,14 +165,13 @@ public final class CaptureReader: Sendable {
         case .nv12(let path, let lumaStride, let chromaStride):
             let full = try resolveInside(path, frame: index)
             let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
-            // Check again: the file may have changed since the reader was made, and a short
-            // mapping would fault on access.
-            let size = try FileBytes.regularSize(full, place: .frame(index), expected: "the frame image")
-            guard size >= needed else {
+            // Checked again on the very file mapped: it may have changed since the reader was
+            // made, and a short mapping would fault on access.
+            let bytes = try MappedBytes(mapping: full, place: .frame(index), expected: "the frame image")
+            guard bytes.count >= needed else {
                 throw PointPaintError(.malformed, file: full, place: .frame(index),
-                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
+                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(bytes.count)")
             }
-            let bytes = try ImageBytes(mapping: full, count: needed)
             return NV12Image(width: info.width, height: info.height, luma: bytes, lumaOffset: 0, lumaStride: lumaStride,
                              chroma: bytes, chromaOffset: lumaStride * info.height, chromaStride: chromaStride)
         case .planes(let y, let cb, let cr):
@@ -180,14 +179,14 @@ public final class CaptureReader: Sendable {
             let luma = try readPlane(try resolveInside(y, frame: index), width: w, height: h, frame: index)
             let cbPlane = try readPlane(try resolveInside(cb, frame: index), width: w / 2, height: h / 2, frame: index)
             let crPlane = try readPlane(try resolveInside(cr, frame: index), width: w / 2, height: h / 2, frame: index)
-            var chroma = [UInt8](repeating: 0, count: w * h / 2)
-            chroma.withUnsafeMutableBufferPointer { out in
+            let chroma = MappedBytes(count: w * h / 2) { out in
+                precondition(out.count == 2 * cbPlane.count && cbPlane.count == crPlane.count, "chroma planes of the checked size")
                 for i in 0 ..< cbPlane.count {
                     out[2 * i] = cbPlane[i]
                     out[2 * i + 1] = crPlane[i]
                 }
             }
-            return NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+            return NV12Image(width: w, height: h, luma: MappedBytes(copying: luma), chroma: chroma)
         }
     }
 

@@ -18,76 +18,60 @@ public struct FeaturePoint: Sendable, Equatable {
 /// The `.xyz` feature-point format: ASCII, one point a line, `x y z [id]`; `#` starts a
 /// comment line; blank lines are ignored.
 public enum XYZFormat {
-    /// Parses `.xyz` text. `file` names the file in errors, which give the line number.
+    /// Parses `.xyz` text. `file` names the file in errors, which give the line number. Lines
+    /// end with LF, CRLF or CR; a UTF-8 byte-order mark before the first line is skipped.
+    ///
     /// - Complexity: O(n) in the file size.
     public static func parse(_ bytes: [UInt8], file: String) throws -> [FeaturePoint] {
-        var points: [FeaturePoint] = []
-        points.reserveCapacity(bytes.count / 24)
-        var text = bytes
-        text.append(0)
-        try text.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            let end = buffer.count - 1
-            // A UTF-8 byte-order mark before the first line is not part of it.
-            var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            var line = 0
-            while i < end {
-                line += 1
-                var lineEnd = i
-                while lineEnd < end, base[lineEnd] != 0x0A { lineEnd += 1 }
-                // Work on this line alone: terminate it so strtod cannot run into the next one.
-                let saved = base[lineEnd]
-                base[lineEnd] = 0
-                defer { base[lineEnd] = saved }
-                var p = i
-                while p < lineEnd, base[p] == 0x20 || base[p] == 0x09 || base[p] == 0x0D { p += 1 }
-                if p == lineEnd || base[p] == UInt8(ascii: "#") {
-                    i = lineEnd + 1
+        try bytes.withUnsafeBytes { raw in
+            var cursor = ByteCursor(raw)
+            cursor.skipByteOrderMark()
+            var points: [FeaturePoint] = []
+            points.reserveCapacity(raw.count / 24)
+            while !cursor.isAtEnd {
+                let lineStart = cursor.position
+                /// The error for this line, quoting `found` (the whole line when nil).
+                func fail(_ kind: PointPaintError.Kind, _ expected: String, found: UnsafeRawBufferPointer? = nil) -> PointPaintError {
+                    var line = ByteCursor(raw, position: lineStart)
+                    line.skipBlanks()
+                    var text = found ?? line.restOfLine()
+                    while let last = text.last, ByteCursor.isBlank(last) { text = UnsafeRawBufferPointer(rebasing: text.dropLast()) }
+                    return PointPaintError(kind, file: file, place: .line(cursor.line), "expected \(expected), found \(PointPaintError.quote(bytes: text))")
+                }
+                guard let first = cursor.nextToken(), first.first != UInt8(ascii: "#") else {
+                    _ = cursor.restOfLine()  // a blank line or a comment
+                    cursor.endLine()
                     continue
                 }
-                func fail(_ kind: PointPaintError.Kind, _ message: String) -> PointPaintError {
-                    var last = lineEnd
-                    while last > p, base[last - 1] == 0x20 || base[last - 1] == 0x09 || base[last - 1] == 0x0D { last -= 1 }
-                    let content = UnsafeBufferPointer(start: base + p, count: last - p)
-                    return PointPaintError(kind, file: file, place: .line(line), "\(message), found \(PointPaintError.quote(bytes: content))")
-                }
                 var xyz = SIMD3<Float>()
-                var cursor = UnsafeMutablePointer<CChar>(OpaquePointer(base + p))
+                var token = first
                 for k in 0 ..< 3 {
-                    var next: UnsafeMutablePointer<CChar>?
-                    let value = strtod(cursor, &next)
-                    guard let next, next != cursor else { throw fail(.malformed, "expected \"x y z [id]\"") }
+                    if k > 0 {
+                        guard let next = cursor.nextToken() else { throw fail(.malformed, "\"x y z [id]\"") }
+                        token = next
+                    }
+                    guard let value = ByteCursor.double(token) else {
+                        throw fail(.malformed, "a number for \(["x", "y", "z"][k])", found: token)
+                    }
                     guard value.isFinite, abs(value) <= Double(Float.greatestFiniteMagnitude) else {
-                        throw fail(.outOfRange, "expected finite coordinates")
+                        throw fail(.outOfRange, "a finite coordinate for \(["x", "y", "z"][k])", found: token)
                     }
                     xyz[k] = Float(value)
-                    cursor = next
-                    // Fields are separated by whitespace: "1-2-3" is not three numbers.
-                    let after = cursor.pointee
-                    guard after == 0x20 || after == 0x09 || after == 0x0D || after == 0 else {
-                        throw fail(.malformed, "expected whitespace between the fields of \"x y z [id]\"")
-                    }
                 }
                 var id: UInt64?
-                while cursor.pointee == 0x20 || cursor.pointee == 0x09 || cursor.pointee == 0x0D { cursor += 1 }
-                if cursor.pointee != 0 {
-                    guard cursor.pointee >= 0x30, cursor.pointee <= 0x39 else {
-                        throw fail(cursor.pointee == 0x2D ? .outOfRange : .malformed, "expected an unsigned integer id after x y z")
+                if let idToken = cursor.nextToken() {
+                    guard let digit = idToken.first, digit >= 0x30, digit <= 0x39, let value = ByteCursor.decimalInteger(idToken) else {
+                        throw fail(idToken.first == UInt8(ascii: "-") ? .outOfRange : .malformed, "an unsigned integer id after x y z", found: idToken)
                     }
-                    errno = 0
-                    var next: UnsafeMutablePointer<CChar>?
-                    let value = strtoull(cursor, &next, 10)
-                    guard let next, next != cursor, errno == 0 else { throw fail(.outOfRange, "expected an unsigned 64-bit id") }
-                    id = UInt64(value)
-                    cursor = next
-                    while cursor.pointee == 0x20 || cursor.pointee == 0x09 || cursor.pointee == 0x0D { cursor += 1 }
-                    guard cursor.pointee == 0 else { throw fail(.malformed, "expected at most 4 fields") }
+                    guard !value.overflow else { throw fail(.outOfRange, "an unsigned 64-bit id", found: idToken) }
+                    id = value.magnitude
+                    guard cursor.nextToken() == nil else { throw fail(.malformed, "at most 4 fields") }
                 }
                 points.append(FeaturePoint(position: xyz, id: id))
-                i = lineEnd + 1
+                cursor.endLine()
             }
+            return points
         }
-        return points
     }
 
     /// Formats points as `.xyz` text; coordinates print in the shortest form that reads back

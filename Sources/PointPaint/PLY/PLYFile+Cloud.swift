@@ -146,21 +146,22 @@ extension PLYReader {
     ///
     /// - Complexity: O(file size).
     public static func readCloud(path: String) throws -> VoxelCloud {
-        try mapped(path).withUnsafeBytes { raw in
-            var (ply, offset) = try parseHeader(raw, file: path)
-            if let cloud = directCloud(ply, raw, offset: offset) { return cloud }
-            try parseData(&ply, raw, offset: offset, file: path)
+        try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { raw in
+            var (ply, data) = try parseHeader(raw, file: path)
+            if let cloud = directCloud(ply, data) { return cloud }
+            try parseData(&ply, from: data, file: path)
             return try ply.cloud(file: path)
         }
     }
 
-    /// The cloud of a binary file of fixed-size records read straight from `raw`, or nil when
+    /// The cloud of a binary file of fixed-size records read straight from `data`, or nil when
     /// the file is not of that kind (or is damaged: the full parse then says how).
-    private static func directCloud(_ header: PLYFile, _ raw: UnsafeRawBufferPointer, offset: Int) -> VoxelCloud? {
+    private static func directCloud(_ header: PLYFile, _ data: ByteCursor) -> VoxelCloud? {
         // Boxes (declared, or hinted by faces) take the full path, which folds them into voxels.
         guard header.encoding != .ascii, !header.declaresBoxes, header[element: "face"] == nil else { return nil }
         // Every element fixed-size, and all of them inside the file.
-        var start = offset, vertexStart = -1, stride = 0
+        var cursor = data
+        var vertexRecords: ByteCursor.Records?
         for e in header.elements {
             var size = 0
             for p in e.properties {
@@ -168,11 +169,11 @@ extension PLYReader {
                 size += t.size
             }
             let (bytes, overflow) = e.count.multipliedReportingOverflow(by: size)
-            guard !overflow, bytes <= raw.count - start else { return nil }
-            if e.name == "vertex", vertexStart < 0 { vertexStart = start; stride = size }
-            start += bytes
+            guard !overflow, bytes <= cursor.remaining else { return nil }
+            if e.name == "vertex", vertexRecords == nil { vertexRecords = cursor.records(stride: size, count: e.count) }
+            cursor.skip(bytes)
         }
-        guard vertexStart >= 0, let vertex = header[element: "vertex"] else { return nil }
+        guard let records = vertexRecords, let vertex = header[element: "vertex"] else { return nil }
         func field(_ name: String) -> (offset: Int, type: PLYScalarType)? {
             var at = 0
             for p in vertex.properties {
@@ -190,35 +191,26 @@ extension PLYReader {
             guard found.count == 3, found.allSatisfy({ $0.type == .uint8 || $0.type == .float32 }) else { return nil }
             channels = found
         }
-        let n = vertex.count
+        let n = records.count
         let swap = header.encoding == .binaryBigEndian
-        let base = raw.baseAddress.map { $0 + vertexStart }
-        @inline(__always) func value(_ p: UnsafeRawPointer, _ f: (offset: Int, type: PLYScalarType)) -> Float {
+        @inline(__always) func value(_ i: Int, _ f: (offset: Int, type: PLYScalarType)) -> Float {
             switch f.type {
             case .uint8:
-                return PLYFile.unitValue(p.load(fromByteOffset: f.offset, as: UInt8.self))
+                return PLYFile.unitValue(records.load(UInt8.self, record: i, offset: f.offset, byteSwapped: false))
             case .float64:
-                let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt64.self)
-                return Float(Double(bitPattern: swap ? bits.byteSwapped : bits))
+                return Float(Double(bitPattern: records.load(UInt64.self, record: i, offset: f.offset, byteSwapped: swap)))
             default:
-                let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt32.self)
-                return Float(bitPattern: swap ? bits.byteSwapped : bits)
+                return Float(bitPattern: records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap))
             }
         }
-        var colors: [SIMD3<Float>] = []
         let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n {
-                let p = UnsafeRawPointer(base!) + i * stride
-                out[i] = SIMD3(value(p, x), value(p, y), value(p, z))
-            }
+            for i in 0 ..< n { out[i] = SIMD3(value(i, x), value(i, y), value(i, z)) }
             initialized = n
         }
+        let colors: [SIMD3<Float>]
         if let c = channels {
             colors = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n {
-                    let p = UnsafeRawPointer(base!) + i * stride
-                    out[i] = SIMD3(value(p, c[0]), value(p, c[1]), value(p, c[2]))
-                }
+                for i in 0 ..< n { out[i] = SIMD3(value(i, c[0]), value(i, c[1]), value(i, c[2])) }
                 initialized = n
             }
         } else {
