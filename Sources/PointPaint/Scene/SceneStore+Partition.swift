@@ -105,31 +105,34 @@ extension SceneStore {
         var firstSeen = ScratchBuffer<UInt32>(capacity: 1 << 12)
         for k in 0 ..< starts.count - 1 where starts[k + 1] > starts[k] {
             let count = starts[k + 1] - starts[k]
-            let base = voxels.count
             voxels.reserve(count)
             firstSeen.reserve(count)
             local.clear()
-            for e in entries[starts[k] ..< starts[k + 1]] {
-                let t: Int
-                if let found = local.find(e.key, in: voxels, base: base, partBits: partBits) {
-                    t = found
-                } else {
-                    t = voxels.append(Record(key: e.key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
-                    firstSeen.append(e.index)
-                    local.insert(e.key, index: t - base, records: voxels, base: base, partBits: partBits)
-                }
-                voxels.update(t) { record in
-                    switch policy {
-                    case .mean:
-                        record.r &+= Int64(e.r)
-                        record.g &+= Int64(e.g)
-                        record.b &+= Int64(e.b)
-                    case .latest:
-                        Self.setBits(&record, e)
-                    case .first:
-                        if record.count == 0 { Self.setBits(&record, e) }
+            voxels.appending { v in
+                firstSeen.appending { seen in
+                    let base = v.count
+                    for e in entries[starts[k] ..< starts[k + 1]] {
+                        let t: Int
+                        if let found = local.find(e.key, in: v.elements(from: base), partBits: partBits) {
+                            t = base + found
+                        } else {
+                            t = v.append(Record(key: e.key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
+                            seen.append(e.index)
+                            local.insert(e.key, index: t - base, records: v.elements(from: base), partBits: partBits)
+                        }
+                        let record = v.pointer(to: t)
+                        switch policy {
+                        case .mean:
+                            record.pointee.r &+= Int64(e.r)
+                            record.pointee.g &+= Int64(e.g)
+                            record.pointee.b &+= Int64(e.b)
+                        case .latest:
+                            Self.setBits(&record.pointee, e)
+                        case .first:
+                            if record.pointee.count == 0 { Self.setBits(&record.pointee, e) }
+                        }
+                        record.pointee.count &+= 1
                     }
-                    record.count &+= 1
                 }
             }
         }
@@ -193,7 +196,7 @@ private final class Allocation<Element> {
 }
 
 /// A growable array of trivial values in an `Allocation`; `reserve` is the only call that may
-/// move it, and every element access is checked (in debug builds) against `count`.
+/// move it. Its memory is reached only inside `appending` and `withElements`.
 private struct ScratchBuffer<Element> {
     private var allocation: Allocation<Element>
     private(set) var count = 0
@@ -210,46 +213,67 @@ private struct ScratchBuffer<Element> {
         allocation = moved
     }
 
-    /// Appends `element` where `reserve` made room; returns its index.
-    @inline(__always) @discardableResult
-    mutating func append(_ element: Element) -> Int {
-        precondition(count < allocation.capacity, "appending beyond the reserved room")
-        (allocation.pointer + count).initialize(to: element)
-        count += 1
-        return count - 1
-    }
-
-    /// Element `index`.
-    @inline(__always)
-    subscript(index: Int) -> Element {
-        assert(index >= 0 && index < count, "scratch index out of range")
-        return allocation.pointer[index]
-    }
-
-    /// Changes element `index` in place.
-    @inline(__always)
-    mutating func update(_ index: Int, _ body: (inout Element) -> Void) {
-        assert(index >= 0 && index < count, "scratch index out of range")
-        body(&allocation.pointer[index])
+    /// Appends, reads and changes elements through `body`'s appender, within the room
+    /// `reserve` made.
+    mutating func appending<R>(_ body: (inout Appender) throws -> R) rethrows -> R {
+        try withExtendedLifetime(allocation) {
+            var appender = Appender(base: allocation.pointer, count: count, capacity: allocation.capacity)
+            defer { count = appender.count }
+            return try body(&appender)
+        }
     }
 
     /// Calls `body` with the elements, valid only inside it.
-    func withElements<R>(_ body: (UnsafeBufferPointer<Element>) -> R) -> R {
-        withExtendedLifetime(allocation) { body(UnsafeBufferPointer(start: allocation.pointer, count: count)) }
+    func withElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(allocation) { try body(UnsafeBufferPointer(start: allocation.pointer, count: count)) }
+    }
+
+    /// The elements of a `ScratchBuffer` inside `appending`, every index checked (in debug
+    /// builds) against `count`, every append against the capacity.
+    struct Appender {
+        fileprivate let base: UnsafeMutablePointer<Element>
+        fileprivate(set) var count: Int
+        fileprivate let capacity: Int
+
+        /// Appends `element`; returns its index.
+        @inline(__always) @discardableResult
+        mutating func append(_ element: Element) -> Int {
+            precondition(count < capacity, "appending beyond the reserved room")
+            (base + count).initialize(to: element)
+            count += 1
+            return count - 1
+        }
+
+        /// Element `index`, to read or change in place.
+        @inline(__always)
+        func pointer(to index: Int) -> UnsafeMutablePointer<Element> {
+            assert(index >= 0 && index < count, "scratch index out of range")
+            return base + index
+        }
+
+        /// Elements `start ..< count`.
+        @inline(__always)
+        func elements(from start: Int) -> UnsafeBufferPointer<Element> {
+            assert(start >= 0 && start <= count, "scratch range out of range")
+            return UnsafeBufferPointer(start: base + start, count: count - start)
+        }
     }
 }
 
 /// Open addressing over one part's voxels with 32-bit slots (no fingerprint), positions from
 /// the hash bits below the part bits, load at most ½; `clear` touches only the slots in use.
 private struct LocalTable {
-    private var slots: Allocation<SceneStore.Slot<UInt32>>
+    /// Owns `slots`.
+    private var allocation: Allocation<SceneStore.Slot<UInt32>>
+    private var slots: UnsafeMutablePointer<SceneStore.Slot<UInt32>>
     private var bits: Int
     private var used: [Int] = []
 
     init(bits: Int) {
         self.bits = bits
-        slots = Allocation(capacity: 1 << bits)
-        slots.pointer.initialize(repeating: .empty, count: 1 << bits)
+        allocation = Allocation(capacity: 1 << bits)
+        slots = allocation.pointer
+        slots.initialize(repeating: .empty, count: 1 << bits)
     }
 
     @inline(__always)
@@ -257,45 +281,53 @@ private struct LocalTable {
         Int(truncatingIfNeeded: hash >> UInt64(64 - partBits - bits)) & ((1 << bits) - 1)
     }
 
-    /// Index (into `records`, from `base`) of the voxel with `key`, or nil.
+    /// Index in `records` (the part's voxels) of the voxel with `key`, or nil.
     @inline(__always)
-    func find(_ key: Int64, in records: ScratchBuffer<SceneStore.Record>, base: Int, partBits: Int) -> Int? {
+    func find(_ key: Int64, in records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) -> Int? {
         let h = SceneStore.Storage.hash(key)
-        switch SceneStore.probe(slots.pointer, mask: (1 << bits) - 1, from: position(h, partBits: partBits), hash: h,
-                                count: records.count - base, isKey: { records[base + $0].key == key }) {
-        case .found(let t): return base + t
+        let found = withExtendedLifetime(allocation) {
+            SceneStore.probe(slots, mask: (1 << bits) - 1, from: position(h, partBits: partBits), hash: h,
+                             count: records.count, isKey: { records[$0].key == key })
+        }
+        switch found {
+        case .found(let t): return t
         case .vacant: return nil
         }
     }
 
-    /// Adds `key`, the part's voxel `index`; grows first when the load would pass ½.
+    /// Adds `key`, the part's voxel `index` in `records`; grows first when the load would pass ½.
     @inline(__always)
-    mutating func insert(_ key: Int64, index: Int, records: ScratchBuffer<SceneStore.Record>, base: Int, partBits: Int) {
-        if 2 * (used.count + 1) > 1 << bits { grow(records: records, base: base, partBits: partBits) }
+    mutating func insert(_ key: Int64, index: Int, records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) {
+        if 2 * (used.count + 1) > 1 << bits { grow(records: records, partBits: partBits) }
         place(SceneStore.Storage.hash(key), index: index, partBits: partBits)
     }
 
     /// Puts voxel `index` with hash `h` into its first empty slot.
     @inline(__always)
     private mutating func place(_ h: UInt64, index: Int, partBits: Int) {
-        guard case .vacant(let pos) = SceneStore.probe(slots.pointer, mask: (1 << bits) - 1, from: position(h, partBits: partBits),
-                                                       hash: h, count: index + 1, isKey: { _ in false }) else { return }
-        slots.pointer[pos] = SceneStore.Slot(index: index, hash: h)
-        used.append(pos)
+        withExtendedLifetime(allocation) {
+            guard case .vacant(let pos) = SceneStore.probe(slots, mask: (1 << bits) - 1, from: position(h, partBits: partBits),
+                                                           hash: h, count: index + 1, isKey: { _ in false }) else { return }
+            slots[pos] = SceneStore.Slot(index: index, hash: h)
+            used.append(pos)
+        }
     }
 
     /// Empties the table for the next part.
     mutating func clear() {
-        for pos in used { slots.pointer[pos] = .empty }
+        withExtendedLifetime(allocation) {
+            for pos in used { slots[pos] = .empty }
+        }
         used.removeAll(keepingCapacity: true)
     }
 
-    private mutating func grow(records: ScratchBuffer<SceneStore.Record>, base: Int, partBits: Int) {
+    private mutating func grow(records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) {
         let count = used.count
         bits += 1
-        slots = Allocation(capacity: 1 << bits)
-        slots.pointer.initialize(repeating: .empty, count: 1 << bits)
+        allocation = Allocation(capacity: 1 << bits)
+        slots = allocation.pointer
+        slots.initialize(repeating: .empty, count: 1 << bits)
         used.removeAll(keepingCapacity: true)
-        for i in 0 ..< count { place(SceneStore.Storage.hash(records[base + i].key), index: i, partBits: partBits) }
+        for i in 0 ..< count { place(SceneStore.Storage.hash(records[i].key), index: i, partBits: partBits) }
     }
 }
