@@ -39,10 +39,12 @@ extension SceneStore {
         let parts = 1 << partBits
 
         // Scratch memory, freed when these scopes end.
-        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: n) { keys in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: parts + 1) { starts in
+        // (Indexed through their base pointers: the passes are hot, the sizes fixed here.)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: n) { keyMemory in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: parts + 1) { startMemory in
+                let keys = keyMemory.baseAddress!, starts = startMemory.baseAddress!
                 // Pass 1: every sample's key (−1 for none) and how many samples each part receives.
-                starts.initialize(repeating: 0)
+                starts.initialize(repeating: 0, count: parts + 1)
                 for j in 0 ..< n {
                     guard let key = VoxelKey.packedCell(p[j], voxelSize: size) else {
                         keys[j] = -1
@@ -54,11 +56,10 @@ extension SceneStore {
                 for k in 0 ..< parts { starts[k + 1] += starts[k] }
                 let accepted = starts[parts]
                 guard accepted > 0 else { return 0 }
-                withUnsafeTemporaryAllocation(of: Entry.self, capacity: accepted) { entries in
-                    Self.scatter(keys: UnsafeBufferPointer(keys), colors: c, starts: UnsafeBufferPointer(starts), partBits: partBits,
-                                 policy: policy, into: entries)
-                    accumulateParts(UnsafeBufferPointer(entries), starts: UnsafeBufferPointer(starts), partBits: partBits,
-                                    frame: frame, batch: n, policy: policy)
+                withUnsafeTemporaryAllocation(of: Entry.self, capacity: accepted) { entryMemory in
+                    let entries = entryMemory.baseAddress!
+                    Self.scatter(keys: keys, colors: c, starts: starts, partBits: partBits, policy: policy, into: entries)
+                    accumulateParts(entries, starts: starts, partBits: partBits, frame: frame, batch: n, policy: policy)
                 }
                 return accepted
             }
@@ -68,17 +69,19 @@ extension SceneStore {
     /// The part of `key`: the top `partBits` bits of its hash.
     @inline(__always)
     private static func part(_ key: Int64, partBits: Int) -> Int {
-        partBits == 0 ? 0 : Int(truncatingIfNeeded: Storage.hash(key) >> UInt64(64 - partBits))
+        partBits == 0 ? 0 : Int(truncatingIfNeeded: Storage.hash(key) &>> UInt64(64 - partBits))  // a shift of 56…63
     }
 
-    /// Pass 2: each accepted sample into its part's run of `entries`, stable, so each part keeps
-    /// the batch order.
-    private static func scatter(keys: UnsafeBufferPointer<Int64>, colors c: UnsafeBufferPointer<SIMD3<Float>>,
-                                starts: UnsafeBufferPointer<Int>, partBits: Int, policy: AccumulationPolicy,
-                                into entries: UnsafeMutableBufferPointer<Entry>) {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: starts.count - 1) { cursors in
-            _ = cursors.initialize(from: starts.prefix(cursors.count))
-            for j in keys.indices {
+    /// Pass 2: each accepted sample (a key for each of `colors`, −1 for none) into its part's
+    /// run of `entries` (the parts' runs start at `starts`), stable, so each part keeps the batch
+    /// order.
+    private static func scatter(keys: UnsafePointer<Int64>, colors c: UnsafeBufferPointer<SIMD3<Float>>,
+                                starts: UnsafePointer<Int>, partBits: Int, policy: AccumulationPolicy,
+                                into entries: UnsafeMutablePointer<Entry>) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 1 << partBits) { cursorMemory in
+            let cursors = cursorMemory.baseAddress!
+            cursors.initialize(from: starts, count: 1 << partBits)
+            for j in c.indices {
                 let key = keys[j]
                 guard key >= 0 else { continue }
                 let v = c[j]
@@ -98,12 +101,12 @@ extension SceneStore {
     /// hold disjoint keys (a key's part is fixed by its hash), so the batch's voxels are the
     /// parts' voxels side by side. Then the batch's voxels in order of first appearance, merged
     /// exactly into the store.
-    private mutating func accumulateParts(_ entries: UnsafeBufferPointer<Entry>, starts: UnsafeBufferPointer<Int>, partBits: Int,
+    private mutating func accumulateParts(_ entries: UnsafePointer<Entry>, starts: UnsafePointer<Int>, partBits: Int,
                                          frame: UInt32, batch n: Int, policy: AccumulationPolicy) {
         var local = LocalTable(bits: 12)
         var voxels = ScratchBuffer<Record>(capacity: 1 << 12)
         var firstSeen = ScratchBuffer<UInt32>(capacity: 1 << 12)
-        for k in 0 ..< starts.count - 1 where starts[k + 1] > starts[k] {
+        for k in 0 ..< 1 << partBits where starts[k + 1] > starts[k] {
             let count = starts[k + 1] - starts[k]
             voxels.reserve(count)
             firstSeen.reserve(count)
@@ -111,7 +114,7 @@ extension SceneStore {
             voxels.appending { v in
                 firstSeen.appending { seen in
                     let base = v.count
-                    for e in entries[starts[k] ..< starts[k + 1]] {
+                    for e in UnsafeBufferPointer(start: entries + starts[k], count: starts[k + 1] - starts[k]) {
                         let t: Int
                         if let found = local.find(e.key, in: v.elements(from: base), partBits: partBits) {
                             t = base + found
@@ -137,8 +140,8 @@ extension SceneStore {
             }
         }
         let order = firstSeen.withElements { Self.sortedByFirstAppearance($0, limit: n) }
-        storage.withRecords(reserving: voxels.count) { table in
-            voxels.withElements { records in
+        voxels.withElements { records in
+            storage.withRecords(reserving: records.count) { table in
                 for t in order { table.combine(records[Int(t)], policy: policy) }
             }
         }
@@ -278,7 +281,7 @@ private struct LocalTable {
 
     @inline(__always)
     private func position(_ hash: UInt64, partBits: Int) -> Int {
-        Int(truncatingIfNeeded: hash >> UInt64(64 - partBits - bits)) & ((1 << bits) - 1)
+        Int(truncatingIfNeeded: hash &>> UInt64(64 - partBits - bits)) & ((1 << bits) - 1)  // a shift of 1…63
     }
 
     /// Index in `records` (the part's voxels) of the voxel with `key`, or nil.

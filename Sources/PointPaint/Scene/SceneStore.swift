@@ -30,8 +30,8 @@ import Foundation
 /// - Memory: 48 bytes a voxel for its record, plus 8 bytes a hash slot at a load between
 ///   0.31 and 0.62, so 61–74 bytes a voxel (plus up to 2× record capacity while growing).
 /// - Insert: O(1) expected; one hash-slot and one record access per sample. Large batches are
-///   partitioned first (`add(points:colors:frame:)`): 10 M samples into about 1 M voxels, then
-///   `cloud()`, took 652 ms on the 2-core reference machine (`Benchmarks/Benchmarks/Scene`).
+///   partitioned first (`add(points:colors:frame:)`) so each part accumulates in cache; measured
+///   figures are in Benchmarks/README.md (Scene).
 public struct SceneStore: Sendable {
     /// Edge length of a voxel in world units (metres).
     public let voxelSize: Float
@@ -389,7 +389,10 @@ extension SceneStore {
 
         /// The table position a hash starts probing at: its top `bits` bits.
         @inline(__always)
-        static func position(_ hash: UInt64, bits: Int) -> Int { Int(truncatingIfNeeded: hash >> UInt64(64 - bits)) }
+        static func position(_ hash: UInt64, bits: Int) -> Int {
+            assert(bits > 0 && bits < 64, "a table of 2 to 2⁶³ slots")
+            return Int(truncatingIfNeeded: hash &>> UInt64(64 - bits))
+        }
 
         /// Index of the record with `key`, or nil.
         func find(_ key: Int64) -> Int? {
@@ -556,6 +559,7 @@ extension SceneStore {
         }
 
         /// Folds in another store's record as if its samples came after this store's.
+        @inline(__always)
         mutating func combine(_ other: Record, policy: AccumulationPolicy) {
             let i = findOrInsert(other.key)
             let rec = records.advanced(by: i)
