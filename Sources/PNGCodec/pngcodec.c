@@ -62,36 +62,28 @@ static int is_little_endian(void) {
     return *(const uint8_t *)&one == 1;
 }
 
-// Opens the file, checks the signature and reads the info; leaves png/info ready for rows.
-// `ctx` belongs to the caller's frame: what the callbacks store in it is still there after
-// libpng's longjmp back to the setjmp here (a local object changed in between would not be).
-static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppng_info *out,
+// Checks the signature of the open `fp`, reads the info and, when wantPixels, the pixels; the
+// caller closes fp. `ctx` belongs to the caller's frame: what the callbacks store in it is still
+// there after libpng's longjmp back to the setjmp here (a local object changed in between would
+// not be).
+static int ppng_decode(FILE *fp, uint64_t maxPixels, int wantPixels, ppng_info *out,
                        uint8_t **pixels, ppng_errctx *ctx) {
     char *err = ctx->err;
     size_t errlen = ctx->errlen;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        int code = errno;
-        set_err(err, errlen, strerror(code));
-        return -code;
-    }
     uint8_t sig[8];
     size_t got = fread(sig, 1, 8, fp);
     if (got != 8 && ferror(fp)) {
         int code = errno ? errno : EIO;
-        fclose(fp);
         set_err(err, errlen, strerror(code));
         return -code;
     }
     if (got != 8 || png_sig_cmp(sig, 0, 8) != 0) {
-        fclose(fp);
         set_err(err, errlen, "not a PNG file (bad signature)");
         return PPNG_MALFORMED;
     }
     ctx->fp = fp;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, ppng_error, ppng_warning);
     if (!png) {
-        fclose(fp);
         set_err(err, errlen, "libpng could not start");
         return -ENOMEM;
     }
@@ -102,7 +94,6 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
         free(buffer);
         free(rows);
-        fclose(fp);
         if (err && errlen && err[0] == 0) set_err(err, errlen, "corrupt PNG");
         return ctx->status ? ctx->status : PPNG_MALFORMED;
     }
@@ -137,7 +128,6 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
 
     if (!wantPixels) {
         png_destroy_read_struct(&png, &info, NULL);
-        fclose(fp);
         return 0;
     }
     if ((uint64_t)width * (uint64_t)height > maxPixels) {
@@ -146,7 +136,6 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
                  (unsigned)width, (unsigned)height, (unsigned long long)maxPixels);
         set_err(err, errlen, msg);
         png_destroy_read_struct(&png, &info, NULL);
-        fclose(fp);
         return PPNG_TOO_LARGE;
     }
     size_t rowBytes = png_get_rowbytes(png, info);
@@ -161,23 +150,21 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    fclose(fp);
     *pixels = buffer;
     return 0;
 }
 
-int ppng_read_info(const char *path, ppng_info *info, char *err, size_t errlen) {
+int ppng_read_info(FILE *fp, ppng_info *info, char *err, size_t errlen) {
     if (err && errlen) err[0] = 0;
     ppng_errctx ctx = {err, errlen, NULL, 0};
-    return ppng_decode(path, 0, 0, info, NULL, &ctx);
+    return ppng_decode(fp, 0, 0, info, NULL, &ctx);
 }
 
-int ppng_read(const char *path, uint64_t maxPixels, ppng_info *info, uint8_t **out,
-              char *err, size_t errlen) {
+int ppng_read(FILE *fp, uint64_t maxPixels, ppng_info *info, uint8_t **out, char *err, size_t errlen) {
     if (err && errlen) err[0] = 0;
     *out = NULL;
     ppng_errctx ctx = {err, errlen, NULL, 0};
-    return ppng_decode(path, maxPixels, 1, info, out, &ctx);
+    return ppng_decode(fp, maxPixels, 1, info, out, &ctx);
 }
 
 // Encodes into the open ctx->fp (closed by the caller); `ctx` is the caller's, as in ppng_decode.

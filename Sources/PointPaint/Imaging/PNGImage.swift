@@ -1,3 +1,4 @@
+import Foundation
 import PNGCodec
 
 /// A decoded PNG: rows of interleaved samples exactly as stored (no gamma or colour conversion).
@@ -48,7 +49,7 @@ public struct PNGImage: Sendable, Equatable {
     public static func readInfo(path: String) throws -> PNGHeader {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
-        let status = ppng_read_info(path, &info, &message, message.count)
+        let status = try withFile(path) { ppng_read_info($0, &info, &message, message.count) }
         guard status == 0 else { throw pngError(status, message, file: path, action: "cannot read PNG") }
         return PNGHeader(info)
     }
@@ -64,7 +65,7 @@ public struct PNGImage: Sendable, Equatable {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>?
-        let status = ppng_read(path, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count)
+        let status = try withFile(path) { ppng_read($0, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count) }
         guard status == 0, let pixels else { throw pngError(status, message, file: path, action: "cannot read PNG") }
         defer { ppng_free(pixels) }
         let header = PNGHeader(info)
@@ -168,6 +169,19 @@ public enum PNGColorType: Int, Sendable, CaseIterable {
         case .rgbAlpha: "RGB with alpha"
         }
     }
+}
+
+/// Calls `body` with the regular file at `path` open for reading; a directory, FIFO or device is
+/// refused before libpng could block on it or read it.
+private func withFile<R>(_ path: String, _ body: (UnsafeMutablePointer<FILE>) -> R) throws -> R {
+    let (fd, _) = try FileBytes.openRegular(path, expected: "a PNG image")
+    guard let stream = fdopen(fd, "rb") else {
+        let code = errno
+        close(fd)
+        throw PointPaintError.system("cannot read PNG", file: path, errno: code)
+    }
+    defer { fclose(stream) }
+    return body(stream)
 }
 
 /// The error for a failed `ppng_` call: its status says the kind (a negative errno for a failed

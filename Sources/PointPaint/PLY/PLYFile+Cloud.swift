@@ -118,21 +118,10 @@ extension PLYFile {
 
     /// An 8-bit colour code scaled to 0…1, as both ways of reading a cloud scale it.
     @inline(__always)
-    static func unitValue(_ code: UInt8) -> Float { Float(code) * (1 / 255) }
+    static func unitValue(_ code: UInt8) -> Float { code.unitChannel }
 
     /// A colour channel scaled to 0…1 (integer types by their maximum).
-    static func unitChannel(_ column: PLYColumn) -> [Float] {
-        switch column {
-        case .uint8(let v): return v.map(unitValue)
-        case .uint16(let v): return v.map { Float($0) * (1 / 65535) }
-        case .int8(let v): return v.map { Float($0) / 127 }
-        case .int16(let v): return v.map { Float($0) / 32767 }
-        case .int32(let v): return v.map { Float(Double($0) / 2_147_483_647) }
-        case .uint32(let v): return v.map { Float(Double($0) / 4_294_967_295) }
-        case .float32(let v): return v
-        case .float64(let v): return v.map(Float.init)
-        }
-    }
+    static func unitChannel(_ column: PLYColumn) -> [Float] { column.values.unitChannels }
 }
 
 extension PLYReader {

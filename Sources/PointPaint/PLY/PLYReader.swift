@@ -220,30 +220,12 @@ private struct BinaryParser {
     }
 
     static func column(_ type: PLYScalarType, _ records: ByteCursor.Records, offset: Int, swap: Bool) -> PLYColumn {
-        switch type {
-        case .int8: .int8(records.gather(Int8.self, offset: offset, byteSwapped: swap))
-        case .uint8: .uint8(records.gather(UInt8.self, offset: offset, byteSwapped: swap))
-        case .int16: .int16(records.gather(Int16.self, offset: offset, byteSwapped: swap))
-        case .uint16: .uint16(records.gather(UInt16.self, offset: offset, byteSwapped: swap))
-        case .int32: .int32(records.gather(Int32.self, offset: offset, byteSwapped: swap))
-        case .uint32: .uint32(records.gather(UInt32.self, offset: offset, byteSwapped: swap))
-        case .float32: .float32(records.gather(UInt32.self, offset: offset, byteSwapped: swap).map { Float(bitPattern: $0) })
-        case .float64: .float64(records.gather(UInt64.self, offset: offset, byteSwapped: swap).map { Double(bitPattern: $0) })
-        }
+        type.scalar.column(gathering: records, offset: offset, byteSwapped: swap)
     }
 
     /// Reads one value of `type` and moves past it.
     private mutating func next(_ type: PLYScalarType) -> Double {
-        switch type {
-        case .int8: Double(cursor.read(Int8.self, byteSwapped: false))
-        case .uint8: Double(cursor.read(UInt8.self, byteSwapped: false))
-        case .int16: Double(cursor.read(Int16.self, byteSwapped: swap))
-        case .uint16: Double(cursor.read(UInt16.self, byteSwapped: swap))
-        case .int32: Double(cursor.read(Int32.self, byteSwapped: swap))
-        case .uint32: Double(cursor.read(UInt32.self, byteSwapped: swap))
-        case .float32: Double(Float(bitPattern: cursor.read(UInt32.self, byteSwapped: swap)))
-        case .float64: Double(bitPattern: cursor.read(UInt64.self, byteSwapped: swap))
-        }
+        type.scalar.read(&cursor, byteSwapped: swap)
     }
 
     /// Elements with list properties: entry by entry.
@@ -287,27 +269,27 @@ private struct BinaryParser {
 
 /// A column gathered value by value in its own type (each value already checked to fit it).
 private struct ColumnBuilder {
-    var column: PLYColumn
+    let values: any PLYColumnBuilder
     var offsets: [Int] = []
 
     init(property: PLYProperty, count: Int) {
-        column = PLYColumn(property.type.valueType, doubles: [])
         if case .list = property.type {
+            values = property.type.valueType.scalar.builder(reserving: 0)
             offsets.reserveCapacity(count + 1)
             offsets.append(0)
         } else {
-            column.reserveCapacity(count)
+            values = property.type.valueType.scalar.builder(reserving: count)
         }
     }
 
     /// The number of values so far.
-    var count: Int { column.count }
+    var count: Int { values.count }
 
     @inline(__always)
-    mutating func append(_ value: Double) { column.append(value) }
+    func append(_ value: Double) { values.append(value) }
 
     func finish(_ property: inout PLYProperty) {
-        property.values = column
+        property.values = values.column()
         if case .list = property.type { property.listOffsets = offsets }
     }
 }

@@ -33,10 +33,6 @@ package struct ByteCursor {
     @inline(__always)
     package var remaining: Int { bytes.count - position }
 
-    /// The byte at `position`, or nil at the end.
-    @inline(__always)
-    package var current: UInt8? { position < bytes.count ? bytes[position] : nil }
-
     /// Moves `count` bytes ahead; `count` must not pass the end.
     @inline(__always)
     package mutating func skip(_ count: Int) {
@@ -224,13 +220,14 @@ package struct ByteCursor {
             return byteSwapped ? v.byteSwapped : v
         }
 
-        /// Field `offset` of every record, as one array of `T`.
+        /// Field `offset` of every record, read as `Bits` and made into a `T` by `make`, as one
+        /// array.
         ///
         /// - Complexity: O(`count`).
-        package func gather<T: FixedWidthInteger>(_: T.Type, offset: Int, byteSwapped: Bool) -> [T] {
-            precondition(offset >= 0 && offset + MemoryLayout<T>.size <= stride, "field outside its record")
+        package func gather<Bits: FixedWidthInteger, T>(_: Bits.Type, offset: Int, byteSwapped: Bool, as make: (Bits) -> T) -> [T] {
+            precondition(offset >= 0 && offset + MemoryLayout<Bits>.size <= stride, "field outside its record")
             return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for i in 0 ..< count { buffer[i] = load(T.self, record: i, offset: offset, byteSwapped: byteSwapped) }
+                for i in 0 ..< count { buffer[i] = make(load(Bits.self, record: i, offset: offset, byteSwapped: byteSwapped)) }
                 initialized = count
             }
         }

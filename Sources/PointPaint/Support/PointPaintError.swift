@@ -86,7 +86,7 @@ extension PointPaintError {
 
     /// The system's message for `code`, lower-cased at the start to sit inside a sentence
     /// ("No such file or directory" → "no such file or directory").
-    public static func errnoText(_ code: Int32 = errno) -> String {
+    package static func errnoText(_ code: Int32 = errno) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text).lowercasedFirst
     }

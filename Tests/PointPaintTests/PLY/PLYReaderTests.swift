@@ -75,7 +75,7 @@ struct PLYReaderTests {
         #expect(cloud.voxelSize == 0.5)
     }
 
-    @Test("malformed headers name the line and what was expected", arguments: [
+    @Test("malformed headers and ascii data name the line and what was expected", arguments: [
         ("plx\nformat ascii 1.0\nend_header\n", PointPaintError.Kind.malformed, 1),
         ("ply junk\nformat ascii 1.0\nend_header\n", .malformed, 1),
         ("ply\nelement vertex 1\nproperty float x\nend_header\n0\n", .missing, 4),
@@ -96,8 +96,24 @@ struct PLYReaderTests {
         ("ply\nformat ascii 1.0\nend_header extra\n", .malformed, 3),
         ("", .malformed, 1),
         ("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n1\n", .malformed, 5),
+        ("ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty uchar red\nend_header\n1 2\n333\n", .malformed, 8),
+        ("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty uchar red\nend_header\n1 2\n3 4 5\n6 7\n", .malformed, 8),
+        ("ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nend_header\n1\n\n2\n", .malformed, 7),
+        ("ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nend_header\n1.25\n", .malformed, 7),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n1\n2\n", .malformed, 7),
+        ("ply\nformat ascii 1.0\nelement f 1\nproperty list uchar int v\nproperty float w\nend_header\n3 1 2\n", .malformed, 7),
+        ("ply\nformat ascii 1.0\nelement f 1\nproperty float w\nproperty list uchar int v\nend_header\n1.5\n", .malformed, 7),
+        ("ply\nformat ascii 1.0\nelement f 1\nproperty list uchar int v\nend_header\n2 1 2 3\n", .malformed, 6),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty uchar red\nend_header\n255.5\n", .malformed, 6),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty uchar red\nend_header\n256.0\n", .outOfRange, 6),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\nabc\n", .malformed, 6),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty uchar red\nend_header\n256\n", .outOfRange, 6),
+        ("ply\nformat ascii 1.0\nelement vertex 1\nproperty int i\nend_header\n1.5\n", .malformed, 6),
+        ("ply\nformat ascii 1.0\nelement vertex 100000000000\nproperty float x\nend_header\n1\n", .tooLarge, 6),
+        ("ply\nformat ascii 1.0\nelement f 1\nproperty list uint int v\nend_header\n4000000000 1 2\n", .tooLarge, 6),
+        ("ply\nformat ascii 1.0\nelement f 1\nproperty list char int v\nend_header\n-3 1 2\n", .outOfRange, 6),
     ])
-    func badHeaders(text: String, kind: PointPaintError.Kind, line: Int) throws {
+    func badHeadersAndASCIIData(text: String, kind: PointPaintError.Kind, line: Int) throws {
         let error = try #require(failure(bytes(text)))
         #expect(error.kind == kind && error.place == .line(line), "\(error)")
     }
@@ -132,29 +148,6 @@ struct PLYReaderTests {
         #expect(ply[element: "vertex"]?[property: "x"]?.values == .float32([2.5]))
         let ascii = try PLYReader.read(bytes: [0xEF, 0xBB, 0xBF] + bytes("ply\nformat ascii 1.0\nelement vertex 1\nproperty uchar x\nend_header\n7\n"), file: "a.ply")
         #expect(ascii[element: "vertex"]?[property: "x"]?.values == .uint8([7]))
-    }
-
-    @Test("bad ascii data names the line and what was expected", arguments: [
-        ("element vertex 2\nproperty float x\nproperty uchar red\nend_header\n1 2\n333\n", PointPaintError.Kind.malformed, 8),
-        ("element vertex 3\nproperty float x\nproperty uchar red\nend_header\n1 2\n3 4 5\n6 7\n", .malformed, 8),
-        ("element vertex 2\nproperty float x\nend_header\n1\n\n2\n", .malformed, 7),
-        ("element vertex 2\nproperty float x\nend_header\n1.25\n", .malformed, 7),
-        ("element vertex 1\nproperty float x\nend_header\n1\n2\n", .malformed, 7),
-        ("element f 1\nproperty list uchar int v\nproperty float w\nend_header\n3 1 2\n", .malformed, 7),
-        ("element f 1\nproperty float w\nproperty list uchar int v\nend_header\n1.5\n", .malformed, 7),
-        ("element f 1\nproperty list uchar int v\nend_header\n2 1 2 3\n", .malformed, 6),
-        ("element vertex 1\nproperty uchar red\nend_header\n255.5\n", .malformed, 6),
-        ("element vertex 1\nproperty uchar red\nend_header\n256.0\n", .outOfRange, 6),
-        ("element vertex 1\nproperty float x\nend_header\nabc\n", .malformed, 6),
-        ("element vertex 1\nproperty uchar red\nend_header\n256\n", .outOfRange, 6),
-        ("element vertex 1\nproperty int i\nend_header\n1.5\n", .malformed, 6),
-        ("element vertex 100000000000\nproperty float x\nend_header\n1\n", .tooLarge, 6),
-        ("element f 1\nproperty list uint int v\nend_header\n4000000000 1 2\n", .tooLarge, 6),
-        ("element f 1\nproperty list char int v\nend_header\n-3 1 2\n", .outOfRange, 6),
-    ])
-    func badASCII(body: String, kind: PointPaintError.Kind, line: Int) throws {
-        let error = try #require(failure(bytes("ply\nformat ascii 1.0\n" + body)))
-        #expect(error.kind == kind && error.place == .line(line), "\(error)")
     }
 
     @Test("ascii data: one entry a line, LF, CRLF or CR line ends, tabs, trailing blank lines", arguments: ["\n", "\r\n", "\r"])
