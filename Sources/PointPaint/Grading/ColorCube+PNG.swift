@@ -74,7 +74,7 @@ extension ColorCube {
                 ? " (\(below)³ = \(below * below * below), \(below + 1)³ = \((below + 1) * (below + 1) * (below + 1)))"
                 : ""
             throw PointPaintError(
-                file: file,
+                .malformed, file: file,
                 "a colour cube image needs N³ pixels for some N in 2…256 (e.g. 512×512 or 4096×64 for N = 64), "
                     + "found \(width)×\(height) = \(pixels) pixels\(hint)")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import PNGCodec
 
 /// A decoded PNG: rows of interleaved samples exactly as stored (no gamma or colour conversion).
@@ -56,9 +57,8 @@ public struct PNGImage: Sendable, Equatable {
     public static func readInfo(path: String) throws -> PNGHeader {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
-        guard ppng_read_info(path, &info, &message, message.count) == 0 else {
-            throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
-        }
+        let status = try withFile(path) { ppng_read_info($0, &info, &message, message.count) }
+        guard status == 0 else { throw pngError(status, message, file: path, action: "cannot read PNG") }
         return PNGHeader(info)
     }
 
@@ -73,11 +73,8 @@ public struct PNGImage: Sendable, Equatable {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>?
-        guard ppng_read(path, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count) == 0,
-              let pixels
-        else {
-            throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
-        }
+        let status = try withFile(path) { ppng_read($0, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count) }
+        guard status == 0, let pixels else { throw pngError(status, message, file: path, action: "cannot read PNG") }
         defer { ppng_free(pixels) }
         let header = PNGHeader(info)
         let count = header.width * header.height * header.channels
@@ -114,9 +111,7 @@ public struct PNGImage: Sendable, Equatable {
                                Int32(compressionLevel), &message, message.count)
                 }
             }
-            guard status == 0 else {
-                throw PointPaintError(file: path, "cannot write PNG: \(cText(message))")
-            }
+            guard status == 0 else { throw pngError(status, message, file: path, action: "cannot write PNG") }
         }
     }
 }
@@ -206,6 +201,35 @@ public enum PNGColorType: Int, Sendable, CaseIterable {
         case .greyAlpha: "greyscale with alpha"
         case .rgbAlpha: "RGB with alpha"
         }
+    }
+}
+
+/// Calls `body` with the regular file at `path` open for reading; a directory, FIFO or device is
+/// refused before libpng could block on it or read it.
+private func withFile<R>(_ path: String, _ body: (UnsafeMutablePointer<FILE>) -> R) throws -> R {
+    let (fd, _) = try FileBytes.openRegular(path, expected: "a PNG image")
+    guard let stream = fdopen(fd, "rb") else {
+        let code = errno
+        close(fd)
+        throw PointPaintError.system("cannot read PNG", file: path, errno: code)
+    }
+    defer { fclose(stream) }
+    return body(stream)
+}
+
+/// The error for a failed `ppng_` call: its status says the kind (a negative errno for a failed
+/// system call), its message the details.
+private func pngError(_ status: Int32, _ message: [CChar], file: String, action: String) -> PointPaintError {
+    if status < 0 { return PointPaintError.system(action, file: file, errno: -status) }
+    switch Int(status) {
+    case Int(PPNG_TRUNCATED):
+        return PointPaintError(.malformed, file: file, "\(action): the PNG is truncated or damaged: \(cText(message))")
+    case Int(PPNG_TOO_LARGE):
+        return PointPaintError(.tooLarge, file: file, "\(action): \(cText(message))")
+    case Int(PPNG_UNSUPPORTED):
+        return PointPaintError(.unsupported, file: file, "\(action): \(cText(message))")
+    default:
+        return PointPaintError(.malformed, file: file, "\(action): damaged or not a PNG: \(cText(message))")
     }
 }
 

@@ -140,7 +140,7 @@ final class GLFramebuffer {
         glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_DEPTH_ATTACHMENT), GLe(GL_RENDERBUFFER), depth.id)
         let status = glCheckFramebufferStatus(GLe(GL_FRAMEBUFFER))
         guard status == GLe(GL_FRAMEBUFFER_COMPLETE) else {
-            throw PointPaintError("the offscreen framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+            throw PointPaintError(.unsupported, "the offscreen framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
         }
     }
 

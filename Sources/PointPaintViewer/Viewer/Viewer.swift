@@ -24,7 +24,7 @@ public enum Viewer {
     @MainActor
     public static func run(content: ViewerContent, options: ViewerOptions = ViewerOptions()) throws {
         guard displayAvailable else {
-            throw PointPaintError("no display to open a window on (DISPLAY is unset): use --screenshot FILE.png, or run under xvfb-run")
+            throw PointPaintError(.missing, "no display to open a window on (DISPLAY is unset): use --screenshot FILE.png, or run under xvfb-run")
         }
         let session = try ViewerSession(content: content, options: options, visible: true)
         defer { session.close() }

@@ -65,9 +65,10 @@ import Testing
         let header = try PNGImage.readInfo(path: dir.file("huge.png"))
         #expect(header.width == 100_000 && header.height == 100_000)
         let error = try #require(throws: PointPaintError.self) { try PNGImage(contentsOf: dir.file("huge.png"), maximumPixels: 1 << 20) }
-        #expect(error.description.contains("huge.png: cannot read PNG: image of 100000x100000 pixels is larger than the 1048576 allowed"))
+        #expect(error.kind == .tooLarge && error.file == dir.file("huge.png"))
     }
 
+    /// The one wording test of the PNG family: libpng's own reader said only "Read Error".
     @Test func aTruncatedDataStreamIsAnError() throws {
         let dir = TemporaryDirectory()
         let rows = (0 ..< 16).map { r in (0 ..< 16).map { UInt8(r * 16 + $0) } }
@@ -75,6 +76,8 @@ import Testing
         try PNGFixture.write(Array(whole.prefix(whole.count - 120)), to: dir.file("cut.png"))
         #expect(try PNGImage.readInfo(path: dir.file("cut.png")).isPlain8BitGrey, "the header alone is intact")
         let error = try #require(throws: PointPaintError.self) { try PNGImage(contentsOf: dir.file("cut.png")) }
-        #expect(error.description.hasPrefix(dir.file("cut.png") + ": cannot read PNG: "), "\(error)")
+        #expect(error.kind == .malformed)
+        #expect(error.description == dir.file("cut.png")
+            + ": cannot read PNG: the PNG is truncated or damaged: the file ends before its image data does")
     }
 }

@@ -157,8 +157,8 @@ enum Reference {
     @Test func tinyImagesAndOddStrides() throws {
         // 2×2 image: Y rows 3 bytes apart, the CbCr row after 5 bytes of padding.
         let bytes: [UInt8] = [50, 60, 0xFF, 70, 80, 0xFF, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 100, 200, 0xEE]
-        let image = NV12Image(width: 2, height: 2, luma: ImageBytes(bytes), lumaOffset: 0, lumaStride: 3,
-                              chroma: ImageBytes(bytes), chromaOffset: 11, chromaStride: 3)
+        let image = NV12Image(width: 2, height: 2, luma: MappedBytes(copying: bytes), lumaOffset: 0, lumaStride: 3,
+                              chroma: MappedBytes(copying: bytes), chromaOffset: 11, chromaStride: 3)
         let sampler = CapturedImageSampler(image: image, interpolation: .nearest)
         #expect(try #require(sampler.codes(at: SIMD2(0.9, 0.9))) == SIMD3(80, 100, 200))
         #expect(try #require(sampler.codes(at: SIMD2(0.1, 0.1))) == SIMD3(50, 100, 200))

@@ -40,8 +40,8 @@ private func randomImage(width: Int, height: Int, lumaStride: Int, chromaStride:
     let chromaCount = chromaOffset + chromaStride * height / 2
     let luma = (0 ..< lumaCount).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
     let chroma = (0 ..< chromaCount).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
-    return NV12Image(width: width, height: height, luma: ImageBytes(luma), lumaOffset: lumaOffset, lumaStride: lumaStride,
-                     chroma: ImageBytes(chroma), chromaOffset: chromaOffset, chromaStride: chromaStride)
+    return NV12Image(width: width, height: height, luma: MappedBytes(copying: luma), lumaOffset: lumaOffset, lumaStride: lumaStride,
+                     chroma: MappedBytes(copying: chroma), chromaOffset: chromaOffset, chromaStride: chromaStride)
 }
 
 /// A 2×2-block image whose blocks enumerate every chroma pair on a grid (step `chromaStep`)
