@@ -44,6 +44,11 @@ let package = Package(
         .executableTarget(
             name: "Compression", dependencies: benchmarkDependencies, path: "Benchmarks/Compression",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
+        // executable, because it draws through an OpenGL context on the main thread.
+        .executableTarget(
+            name: "ViewerBenchmark", dependencies: [.product(name: "PointPaintViewer", package: "PointPaint")],
+            path: "ViewerBenchmark"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
-// Square points with no discard, so the rasteriser keeps its early depth test: the points
-// fallback for large clouds and the points strategy when round points are off.
+// Square points with no discard, so the rasteriser keeps its early depth test: what the box
+// strategies draw past their box budget (large clouds).
 in vec3 vColor;
 out vec4 fragColor;
 

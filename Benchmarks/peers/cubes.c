@@ -1,8 +1,8 @@
 /* Plain C + OpenGL 3.3 peer for the viewer benchmark: N instanced, per-face lit cubes (or N
  * points) drawn offscreen at 1280x720, glFinish after every frame, mean ms/frame printed.
- * The scene and camera are the ones `pointpaint view --benchmark N` draws
- * (Viewer.benchmarkCloud): a lattice of side ceil(cbrt(N)) filling the unit cube, boxes of 0.8
- * lattice steps coloured by position, seen from yaw 30, pitch 25, fitted to view.
+ * The scene and camera are the ones the ViewerBenchmark target draws (`lattice(count:)` in
+ * Benchmarks/ViewerBenchmark/main.swift): a lattice of side ceil(cbrt(N)) filling the unit cube,
+ * boxes of 0.8 lattice steps coloured by position, seen from yaw 30, pitch 25, fitted to view.
  *
  *   cc -O2 -o cubes Benchmarks/peers/cubes.c -lglfw -lGL -lm
  *   xvfb-run -a -s "-screen 0 1920x1080x24" ./cubes 100000 [frames] [points]

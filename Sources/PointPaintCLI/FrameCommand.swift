@@ -3,33 +3,21 @@ import Foundation
 import PointPaint
 
 /// `pointpaint frame`: one frame of a capture as an sRGB PNG.
-public struct FrameCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct FrameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "frame",
         abstract: "Write one frame of a capture as an sRGB PNG.")
 
-    @Argument(help: "Capture directory.")
-    var capture: String = defaultCapturePath
-    @Option(help: "Frame index, from 0.")
-    var index = 0
+    @OptionGroup var frame: FrameOptions
     @Option(name: .shortAndLong, help: "PNG file to write.")
     var output: String
-    @Option(help: "Chroma upsampling: nearest (each 2x2 block shares its chroma, as libyuv) or bilinear.")
+    @Option(help: "Chroma upsampling (nearest: each 2x2 block shares its chroma, as libyuv).")
     var interpolation: Interpolation = .bilinear
-    @Option(help: "Override the manifest's matrix (bt601, bt709, bt2020).")
-    var matrix: YCbCrMatrix?
-    @Option(help: "Override the manifest's range (full, video).")
-    var range: YCbCrRange?
 
-    public init() {}
-
-    public func run() throws {
-        let reader = try CaptureReader(path: capture, checkFiles: false)
-        guard index >= 0, index < reader.frameCount else {
-            throw PointPaintError(file: capture, place: "--index", "expected a frame index from 0 to \(reader.frameCount - 1), found \(index)")
-        }
+    func run() throws {
+        let (reader, encoding) = try frame.open()
+        let index = frame.index
         let info = reader.imageInfo
-        let encoding = YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range)
         let image = try reader.image(at: index)
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let png: PNGImage
@@ -47,6 +35,6 @@ public struct FrameCommand: ParsableCommand {
                            samples: sampler.pixelCentres(space: .srgb, layout: .rgb8, threads: threads))
         }
         try png.write(to: output)
-        print("wrote \(output): frame \(index) of \(capture), \(info.width)x\(info.height) sRGB")
+        print("wrote \(output): frame \(index) of \(frame.capture.path), \(info.width)x\(info.height) sRGB")
     }
 }

@@ -3,17 +3,15 @@ import Foundation
 import PointPaint
 
 /// `pointpaint info`: summarises a capture directory or a PLY file.
-public struct InfoCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Summarise a capture (frames, resolution, colour, points, size, problems) or a PLY file.")
 
     @Argument(help: "A capture directory (or its capture.json), or a .ply file.")
     var path: String = defaultCapturePath
 
-    public init() {}
-
-    public func run() throws {
+    func run() throws {
         if path.lowercased().hasSuffix(".ply") {
             print(try plyReport(path: path))
             return

@@ -4,9 +4,9 @@ import PointPaint
 
 /// `pointpaint lut`: makes, applies and composes colour cubes (3D LUTs), and converts colours
 /// between primaries.
-public struct LutCommand: ParsableCommand {
+struct LutCommand: ParsableCommand {
     /// Command name, help and subcommands.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "lut",
         abstract: "Make, apply and compose colour cubes (3D LUTs, as .png or .cube); convert colours between primaries.",
         discussion: """
@@ -14,9 +14,6 @@ public struct LutCommand: ParsableCommand {
             the Hald CLUT order). Grade the identity image in any editor and use the result as a look.
             """,
         subcommands: [Identity.self, Apply.self, Compose.self, Make.self, Convert.self, Matrix.self])
-
-    /// Creates the command.
-    public init() {}
 }
 
 /// Checks a cube size option.
@@ -50,8 +47,8 @@ extension LutCommand {
             let format = try ColorCubeFileFormat(path: output)
             if layout != .auto && format != .png { throw ValidationError("--layout applies to .png output only") }
             if layout == .square {
-                let root = Int(Double(size).squareRoot().rounded())
-                guard root * root == size else {
+                let (width, height) = ColorCube.pngDimensions(size: size, layout: .automatic)
+                guard width == height else {
                     throw ValidationError("--layout square needs a --size that is a perfect square (4, 9, 16, 25, 36, 49, 64, …), not \(size)")
                 }
             }
@@ -101,7 +98,7 @@ extension LutCommand {
         var to: String
         @Option(name: .shortAndLong, help: "The graded PNG.")
         var output: String
-        @Option(help: "trilinear or tetrahedral.")
+        @Option(help: "How the cube is read between its lattice points.")
         var interpolation: ColorCube.Interpolation = .trilinear
 
         func run() throws {
@@ -121,25 +118,14 @@ extension LutCommand {
         var first: String
         @Argument(help: "The cube applied second.")
         var second: String
-        @Option(name: .shortAndLong, help: "The composed cube, .png or .cube.")
-        var output: String
-        @Option(help: "Points per axis of the result (default: the first cube's).")
-        var size: Int?
-        @Option(help: "PNG bit depth, 8 or 16.")
-        var bitDepth = 16
-
-        func validate() throws {
-            if let size { try validateCubeSize(size) }
-            try validateBitDepth(bitDepth)
-            _ = try ColorCubeFileFormat(path: output)
-        }
+        @OptionGroup var result: CubeOutputOptions
 
         func run() throws {
             var a = try ColorCube(contentsOf: first)
             let b = try ColorCube(contentsOf: second)
-            if let size { a = a.resampled(size: size) }
-            try a.then(b).write(to: output, title: "Composed", pngBitDepth: bitDepth)
-            print("wrote \(output): \(a.size)³ cube, \(first) then \(second)")
+            if let size = result.size { a = a.resampled(size: size) }
+            try result.write(a.then(b), title: "Composed")
+            print("wrote \(result.output): \(a.size)³ cube, \(first) then \(second)")
         }
     }
 
@@ -149,24 +135,12 @@ extension LutCommand {
             abstract: "Fold a look, its strength and adjustments into one cube file.")
 
         @OptionGroup var grading: GradingOptions
-        @Option(help: "Points per axis, 2 … 256 (default: the look file's, else 33).")
-        var size: Int?
-        @Option(name: .shortAndLong, help: "Output file, .png or .cube.")
-        var output: String
-        @Option(help: "PNG bit depth, 8 or 16.")
-        var bitDepth = 16
-
-        func validate() throws {
-            if let size { try validateCubeSize(size) }
-            try validateBitDepth(bitDepth)
-            _ = try ColorCubeFileFormat(path: output)
-        }
+        @OptionGroup var result: CubeOutputOptions
 
         func run() throws {
-            let grade = try grading.grade()
-            let cube = grade.cube(size: size)
-            try cube.write(to: output, title: grading.summary, pngBitDepth: bitDepth)
-            print("wrote \(output): \(cube.size)³ cube, \(grading.summary)")
+            let cube = grading.grade.cube(size: result.size)
+            try result.write(cube, title: grading.summary)
+            print("wrote \(result.output): \(cube.size)³ cube, \(grading.summary)")
         }
     }
 
@@ -183,24 +157,21 @@ extension LutCommand {
             case encoded, linear
         }
 
-        @Option(help: "Primaries of the input: \(ColorPrimaries.allCases.map(\.rawValue).joined(separator: ", ")).")
-        var from: ColorPrimaries
-        @Option(help: "Primaries of the output.")
-        var to: ColorPrimaries = .srgb
-        @Option(help: "The input values: encoded or linear.")
+        @OptionGroup var primaries: PrimariesOptions
+        @Option(help: "How the input values are written (encoded with the sRGB curve, or linear light).")
         var input: Encoding = .encoded
-        @Option(help: "The output values: encoded or linear.")
+        @Option(help: "How the output values are written.")
         var output: Encoding = .encoded
         @Argument(help: "Colours, R,G,B.")
         var colours: [String] = []
 
         func run() throws {
-            let conversion = ColorConversion(from: from, to: to)
+            let conversion = ColorConversion(from: primaries.from, to: primaries.to)
             func convert(_ text: String, line: Int?) throws {
                 let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
                 guard parts.count == 3, let r = Double(parts[0]), let g = Double(parts[1]), let b = Double(parts[2]) else {
-                    throw PointPaintError(file: line == nil ? nil : "stdin", place: line.map { "line \($0)" },
-                                          "expected a colour R,G,B, found '\(text)'")
+                    throw PointPaintError(.malformed, file: line == nil ? nil : "stdin", place: line.map { .line($0) },
+                                          "expected a colour R,G,B, found \(PointPaintError.quote(text))")
                 }
                 var linear = SIMD3(r, g, b)
                 if input == .encoded { linear = SRGBTransfer.decode(linear) }
@@ -226,14 +197,40 @@ extension LutCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the linear-light RGB matrix between two sets of primaries, one row a line.")
 
-        @Option(help: "Primaries of the input: \(ColorPrimaries.allCases.map(\.rawValue).joined(separator: ", ")).")
-        var from: ColorPrimaries
-        @Option(help: "Primaries of the output.")
-        var to: ColorPrimaries = .srgb
+        @OptionGroup var primaries: PrimariesOptions
 
         func run() throws {
-            let m = from.matrix(to: to)
+            let m = primaries.from.matrix(to: primaries.to)
             for row in [m.row0, m.row1, m.row2] { print("\(row.x) \(row.y) \(row.z)") }
         }
     }
+}
+
+/// Where `lut compose` and `lut make` write their cube, and its size and PNG depth.
+struct CubeOutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Output file, .png or .cube.")
+    var output: String
+    @Option(help: "Points per axis of the result, 2 … 256 (default: the size of the cube it starts from, else 33).")
+    var size: Int?
+    @Option(help: "PNG bit depth, 8 or 16.")
+    var bitDepth = 16
+
+    func validate() throws {
+        if let size { try validateCubeSize(size) }
+        try validateBitDepth(bitDepth)
+        _ = try ColorCubeFileFormat(path: output)
+    }
+
+    /// Writes `cube` to `output` in the format its extension names.
+    func write(_ cube: ColorCube, title: String) throws {
+        try cube.write(to: output, title: title, pngBitDepth: bitDepth)
+    }
+}
+
+/// The primaries `lut convert` and `lut matrix` convert between.
+struct PrimariesOptions: ParsableArguments {
+    @Option(help: "Primaries of the input.")
+    var from: ColorPrimaries
+    @Option(help: "Primaries of the output.")
+    var to: ColorPrimaries = .srgb
 }

@@ -2,10 +2,6 @@ import ArgumentParser
 import Foundation
 import PointPaint
 
-extension Interpolation: ExpressibleByArgument {}
-extension SampleSpace: ExpressibleByArgument {}
-extension DisplayOrientation: ExpressibleByArgument {}
-
 /// A scalar coordinate pair written `S,T`. Non-finite numbers parse here and are refused by
 /// `SampleCommand.validate()` with a message that says so.
 struct ScalarPoint: ExpressibleByArgument {
@@ -21,51 +17,38 @@ struct ScalarPoint: ExpressibleByArgument {
 }
 
 /// `pointpaint sample`: the colour of a frame at scalar coordinates.
-public struct SampleCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct SampleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "sample",
         abstract: "Print the colour of a frame at scalar image coordinates (0…1, origin top-left).")
 
-    @Argument(help: "Capture directory.")
-    var capture: String = defaultCapturePath
-    @Option(help: "Frame index, from 0.")
-    var index = 0
+    @OptionGroup var frame: FrameOptions
     @Option(name: .customLong("at"), help: "Coordinate S,T; repeat for more.")
     var points: [ScalarPoint] = []
-    @Option(help: "Orientation the coordinates were taken in: \(DisplayOrientation.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Orientation the coordinates were taken in.")
     var orientation: DisplayOrientation = .landscapeRight
     @Option(help: "Viewport (screen) size WIDTHxHEIGHT the coordinates are fractions of, when the image fills it aspect-fill as ARKit shows it.")
     var viewport: PixelSize?
-    @Option(help: "nearest or bilinear.")
+    @Option(help: "How the image is read between pixels.")
     var interpolation: Interpolation = .bilinear
-    @Option(help: "Output space: \(SampleSpace.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Output space.")
     var space: SampleSpace = .srgb
-    @Option(help: "Override the manifest's matrix (bt601, bt709, bt2020).")
-    var matrix: YCbCrMatrix?
-    @Option(help: "Override the manifest's range (full, video).")
-    var range: YCbCrRange?
     @Flag(help: "Clamp coordinates outside 0…1 onto the image instead of reporting them as outside.")
     var clamp = false
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
-    public init() {}
-
-    public func validate() throws {
+    func validate() throws {
         guard !points.isEmpty else { throw ValidationError("give at least one --at S,T") }
-        guard index >= 0 else { throw ValidationError("--index must not be negative") }
         if let bad = points.first(where: { !$0.value.x.isFinite || !$0.value.y.isFinite }) {
             throw ValidationError("--at \(bad.text): expected two finite numbers S,T")
         }
     }
 
-    public func run() throws {
-        let reader = try CaptureReader(path: capture, checkFiles: false)
-        guard index < reader.frameCount else {
-            throw PointPaintError(file: capture, place: "--index", "expected a frame index below \(reader.frameCount), found \(index)")
-        }
+    func run() throws {
+        let (reader, encoding) = try frame.open()
+        let index = frame.index
         let info = reader.imageInfo
-        let encoding = YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range)
         var sampler = CapturedImageSampler(image: try reader.image(at: index), encoding: encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: interpolation)
         sampler.edgePolicy = clamp ? .clamp : .reject
@@ -104,6 +87,6 @@ public struct SampleCommand: ParsableCommand {
 
     /// 8-bit codes of a colour, clamped to 0…255 (extended values saturate).
     static func bytes(_ c: SIMD3<Float>) -> SIMD3<Int> {
-        SIMD3(Int((min(max(c.x, 0), 1) * 255).rounded()), Int((min(max(c.y, 0), 1) * 255).rounded()), Int((min(max(c.z, 0), 1) * 255).rounded()))
+        SIMD3<Int>(truncatingIfNeeded: ColorMath.bytes(c))
     }
 }

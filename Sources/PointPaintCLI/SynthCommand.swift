@@ -3,8 +3,8 @@ import Foundation
 import PointPaint
 
 /// `pointpaint synth`: renders a synthetic capture with known ground truth.
-public struct SynthCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct SynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "synth",
         abstract: "Synthesize a capture of a textured 3D scene, with its ground truth in truth.ply.")
 
@@ -16,24 +16,23 @@ public struct SynthCommand: ParsableCommand {
     var size = PixelSize(width: 640, height: 480)
     @Option(help: "Feature points a frame.")
     var points = 300
-    @Option(help: "Primaries of the encoded colour: \(ColorPrimaries.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Primaries of the encoded colour.")
     var primaries: ColorPrimaries = .srgb
-    @Option(help: "Code range: full or video.")
+    @Option(help: "Code range.")
     var range: YCbCrRange = .full
-    @Option(help: "Y'CbCr matrix: bt601, bt709 or bt2020.")
+    @Option(help: "Y'CbCr matrix.")
     var matrix: YCbCrMatrix = .bt601
-    @Option(help: "Chroma siting: center or left.")
+    @Option(help: "Chroma siting.")
     var siting: ChromaSiting = .center
-    @Option(help: "Frame image encoding: nv12 (raw) or png (three plane PNGs).")
+    @Option(help: "Frame image encoding (nv12: raw planes; png: three plane PNGs).")
     var encoding: CaptureImageEncoding = .nv12
     @Option(help: "Standard deviation of feature-point position noise, metres.")
     var noise = 0.002
     @Option(help: "Random seed.")
     var seed: UInt64 = 1
 
-    public init() {}
 
-    public func validate() throws {
+    func validate() throws {
         typealias Limits = CaptureSynthesizer.Options
         let largest = Limits.maximumDimension
         guard size.width % 2 == 0, size.height % 2 == 0, size.width >= 2, size.height >= 2,
@@ -52,7 +51,7 @@ public struct SynthCommand: ParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number") }
     }
 
-    public func run() throws {
+    func run() throws {
         var options = CaptureSynthesizer.Options()
         options.frameCount = frames
         options.width = size.width

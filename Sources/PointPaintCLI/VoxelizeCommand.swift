@@ -4,9 +4,9 @@ import PointPaint
 
 /// `pointpaint voxelize IN.ply -o OUT.ply --voxel-size S`: voxelises any coloured point cloud with
 /// the scene store (Open3D's `voxel_down_sample` is the peer).
-public struct VoxelizeCommand: ParsableCommand {
+struct VoxelizeCommand: ParsableCommand {
     /// Command name and help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "voxelize",
         abstract: "Voxelise a coloured point cloud (PLY) into voxel points or boxes.",
         discussion: """
@@ -17,28 +17,28 @@ public struct VoxelizeCommand: ParsableCommand {
 
     /// The input PLY.
     @Argument(help: "The PLY file to voxelise.")
-    public var input: String
+    var input: String
 
     /// The output PLY.
     @Option(name: .shortAndLong, help: "Where to write the voxelised PLY.")
-    public var output: String
+    var output: String
 
-    /// Voxel size, accumulation, geometry, encoding.
-    @OptionGroup public var scene: SceneOptions
+    /// Voxel size and accumulation.
+    @OptionGroup var grid: VoxelOptions
 
-    /// Creates the command with defaults.
-    public init() {}
+    /// Geometry, encoding and float colours.
+    @OptionGroup var format: PLYOutputOptions
 
     /// Reads, voxelises, writes and prints one summary line.
-    public func run() throws {
+    func run() throws {
         let start = DispatchTime.now().uptimeNanoseconds
         let ply = try PLYReader.read(path: input)
         let cloud = try ply.cloud(file: input)
-        var store = SceneStore(voxelSize: scene.voxelSize, policy: scene.accumulate)
+        var store = grid.makeStore()
         let linear = Self.linearColors(ply, cloud)
         store.add(points: cloud.positions, colors: linear)
         let voxels = store.cloud()
-        try scene.writer(source: input).write(voxels, to: output)
+        try format.writer(source: input).write(voxels, to: output)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         var line = "voxelize: \(count(cloud.count, "point")) in, \(count(voxels.count, "voxel")) out"

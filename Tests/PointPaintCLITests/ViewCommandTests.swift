@@ -38,7 +38,7 @@ struct ViewCommandTests {
         #expect(Self.foreground(image) > 300, "the painted cloud should show: \(Self.foreground(image)) pixels")
 
         // --frames picks fewer frames; the replay options are refused for a PLY file.
-        let two = try Tool.run(["view", capture, "--frames", "2", "--screenshot", dir + "/two.png", "--size", "64x48"])
+        let two = try Tool.run(["view", capture, "--frames", "..<2", "--screenshot", dir + "/two.png", "--size", "64x48"])
         #expect(two.status == 0 && two.stdout.contains("replayed 2 frames"), "\(two.stdout) \(two.stderr)")
         let replay = try Tool.run(["replay", capture, "-o", dir + "/cloud.ply", "--quiet"])
         #expect(replay.status == 0)
@@ -57,6 +57,7 @@ struct ViewCommandTests {
         #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"]).status == 0)
         let noFrames = try Tool.run(["view", capture, "--frames", "5..9", "--screenshot", dir + "/x.png"])
         #expect(noFrames.status != 0 && noFrames.stderr.contains("no frames to replay"), "\(noFrames.stderr)")
+        #expect(noFrames.stderr.split(separator: "\n").count == 1, "one line, no usage: \(noFrames.stderr)")
     }
 
     @Test("view on a PLY with NaN and infinite coordinates and no voxel size renders, with and without --box-size",

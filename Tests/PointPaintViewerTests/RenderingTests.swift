@@ -17,7 +17,7 @@ enum Render {
         o.strategy = strategy
         o.yaw = yaw
         o.pitch = pitch
-        o.background = SIMD3(0, 0, 0)
+        o.background = .black
         return o
     }
 
@@ -90,12 +90,12 @@ struct RenderingTests {
     func singleRedVoxel() throws {
         let cloud = VoxelCloud(voxelSize: 0.1, positions: [SIMD3(1, 2, 3)], colors: [SIMD3(1, 0, 0)])
         var options = Render.options()
-        options.background = SIMD3(0, 0.5, 0)
+        options.background = .grey
         let image = try Render.image(cloud, options, name: "single-red-voxel")
         #expect(image.width == Render.width && image.height == Render.height && image.channels == 3)
         #expect(image.pixel(Render.width / 2, Render.height / 2) == SIMD3(255, 0, 0))
         for (x, y) in [(0, 0), (Render.width - 1, 0), (0, Render.height - 1), (Render.width - 1, Render.height - 1)] {
-            #expect(image.pixel(x, y) == SIMD3(0, 128, 0))
+            #expect(image.pixel(x, y) == SIMD3(128, 128, 128))
         }
     }
 
@@ -161,14 +161,14 @@ struct RenderingTests {
     func grading() throws {
         let cloud = VoxelCloud(voxelSize: 0.1, positions: [.zero], colors: [SIMD3(0.9, 0.2, 0.1)])
         var options = Render.options(.flat)
-        options.grade = Grade(look: .noir)
+        options.grade = Grade(look: .builtin(.noir))
         let noir = try Render.image(cloud, options, name: "grade-noir")
         let c = noir.pixel(Render.width / 2, Render.height / 2)
         #expect(c.x == c.y && c.y == c.z, "noir should be black and white, got \(c)")
         // The shader's lookup agrees with the CPU cube within a level or two.
-        let expected = Grade(look: .noir).cube().lookup(SIMD3(0.9, 0.2, 0.1))
+        let expected = Grade(look: .builtin(.noir)).cube().lookup(SIMD3(0.9, 0.2, 0.1))
         #expect(abs(Double(c.x) - Double(expected.x * 255)) <= 2.5)
-        options.grade = Grade(look: .nightVision)
+        options.grade = Grade(look: .builtin(.nightVision))
         let green = try Render.image(cloud, options, name: "grade-night-vision").pixel(Render.width / 2, Render.height / 2)
         #expect(green.y > green.x && green.y > green.z)
     }
@@ -183,11 +183,19 @@ struct RenderingTests {
         let lit = (0 ..< Render.height).flatMap { y in (0 ..< Render.width).map { points.pixel($0, y) } }.filter { $0 != .zero }.count
         #expect(lit > 100)
         #expect(points.differingPixels(boxes) > 100)
+        // Frame after frame offscreen, the geometry drawn follows the budget.
         options.width = 64
         options.height = 48
-        options.boxBudget = 100
-        #expect(try Viewer.benchmark(voxels: 1000, frames: 1, options: options).geometry == .points)
-        #expect(try Viewer.benchmark(voxels: 50, frames: 1, options: options).geometry == .boxes)
+        func frames(boxBudget: Int) throws -> [(StrategyGeometry, PNGImage)] {
+            options.boxBudget = boxBudget
+            let renderer = try OffscreenRenderer(cloud: Self.mixedCloud, options: options)
+            defer { renderer.close() }
+            return try (0 ..< 2).map { _ in (try renderer.render(), renderer.image()) }
+        }
+        let over = try frames(boxBudget: 26), within = try frames(boxBudget: 27)
+        #expect(over.map(\.0) == [.points, .points] && within.map(\.0) == [.boxes, .boxes])
+        #expect(over[1].1.differingPixels(over[0].1) == 0, "the same frame twice")
+        #expect(within[1].1.differingPixels(over[1].1) > 20)
     }
 
     @Test("Shader compile errors name the file and line and carry the driver's log")
@@ -211,8 +219,9 @@ struct RenderingTests {
         // Every embedded program compiles and links.
         for kind in StrategyKind.allCases {
             for geometry in StrategyGeometry.allCases {
-                let files = kind.makeStrategy().shaders(for: geometry)
-                _ = try library.program(vertex: files.vertex, fragment: files.fragment)
+                for graded in [false, true] {
+                    _ = try library.program(for: kind.makeStrategy().shaders(for: geometry), graded: graded)
+                }
             }
         }
         _ = try library.program(vertex: ["lines.vert"], fragment: ["lines.frag"])

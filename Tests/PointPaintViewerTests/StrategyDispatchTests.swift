@@ -11,15 +11,15 @@ final class RecordingSink: UniformSink {
     func set(_ name: String, _ value: Int32) { values[name] = "\(value)" }
 }
 
-/// A subclass overriding every requirement with a sentinel, as a new strategy would.
+/// A subclass overriding every requirement, as a new strategy would.
 @MainActor
 final class SentinelStrategy: BaseRenderStrategy {
     var configured = 0
-    override var name: String { "sentinel" }
-    override var summary: String { "sentinel summary" }
     override var preferredGeometry: StrategyGeometry { .points }
     override func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry { .points }
-    override func shaders(for geometry: StrategyGeometry) -> ShaderFiles { ShaderFiles(vertex: ["s.vert"], fragment: ["s.frag"]) }
+    override func shaders(for geometry: StrategyGeometry) -> StrategyShaders {
+        StrategyShaders(vertex: "points.vert", style: .gamut, fragment: "points.frag")
+    }
     override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
         configured += 1
         uniforms.set("sentinel", Int32(7))
@@ -28,88 +28,102 @@ final class SentinelStrategy: BaseRenderStrategy {
 
 /// A strategy relying on the protocol extension's defaults only.
 @MainActor
-final class DefaultsOnlyStrategy: RenderStrategy {
-    var name: String { "defaults" }
+final class DefaultsOnlyStrategy: RenderStrategy {}
+
+/// What a strategy does for one geometry, read through `any RenderStrategy`.
+@MainActor
+struct StrategyBehaviour: Equatable, CustomStringConvertible {
+    var shaders: StrategyShaders
+    var uniforms: [String: String]
+
+    init(_ strategy: any RenderStrategy, _ geometry: StrategyGeometry) {
+        shaders = strategy.shaders(for: geometry)
+        let sink = RecordingSink()
+        var settings = RenderSettings()
+        settings.boxSize = 0.25
+        strategy.configure(sink, settings: settings, geometry: geometry)
+        uniforms = sink.values
+    }
+
+    init(_ vertex: String, _ fragment: String, style: ColorStyle = .grading, uniforms: [String: String] = [:]) {
+        shaders = StrategyShaders(vertex: vertex, style: style, fragment: fragment)
+        self.uniforms = uniforms
+    }
+
+    nonisolated var description: String { "\(shaders) \(uniforms)" }
 }
 
 @MainActor
 @Suite("Render strategy dispatch")
 struct StrategyDispatchTests {
-    @Test("Calls through [any RenderStrategy] reach each subclass's overrides, not the extension defaults")
+    static let light = ["lightDirection": "\(RenderSettings().lightDirection)", "ambient": "0.45"]
+    static let worldSized = ["worldPointSize": "0.25"]
+
+    @Test("Through [any RenderStrategy] each strategy draws its own geometry, shaders and uniforms")
     func dispatchReachesOverrides() {
         let strategies: [any RenderStrategy] = [
             BaseRenderStrategy(), ShadedBoxesStrategy(), FlatBoxesStrategy(), PointsStrategy(), WideGamutStrategy(),
             SentinelStrategy(),
         ]
-        #expect(strategies.map(\.name) == ["base", "shaded", "flat", "points", "gamut", "sentinel"])
-        #expect(strategies.map(\.summary) == [
-            "unlit boxes (base strategy)", "shaded boxes (per-face light)", "flat boxes (unlit, exact colours)",
-            "round points (size in pixels)", "wide-gamut highlight (in-sRGB grey)", "sentinel summary",
-        ])
-        #expect(strategies.map(\.preferredGeometry) == [.boxes, .boxes, .boxes, .points, .boxes, .points])
-        // Within the budget only the points strategies draw points.
+        // Within the budget only the points strategies draw points; past it every one does.
         #expect(strategies.map { $0.geometry(forVoxelCount: 10, boxBudget: 100) } == [.boxes, .boxes, .boxes, .points, .boxes, .points])
-        #expect(strategies.map { $0.shaders(for: .boxes).fragment.last! } == [
-            "boxes_flat.frag", "boxes_shaded.frag", "boxes_flat.frag", "points.frag", "boxes_shaded.frag", "s.frag",
-        ])
-        #expect(strategies.map { $0.shaders(for: .boxes).fragment.first! } == [
-            "grading.glsl", "grading.glsl", "grading.glsl", "grading.glsl", "gamut.glsl", "s.frag",
-        ])
-        let settings = RenderSettings()
-        var sinks: [RecordingSink] = []
-        for strategy in strategies {
-            let sink = RecordingSink()
-            strategy.configure(sink, settings: settings, geometry: strategy.preferredGeometry)
-            sinks.append(sink)
+        #expect(strategies.allSatisfy { $0.geometry(forVoxelCount: 1_000_001, boxBudget: 250_000) == .points })
+        let gamut = ["gamutTolerance": "\(WideGamutStrategy.tolerance)"]
+        let gamutLight = Self.light.merging(gamut) { a, _ in a }
+        let expected: [(boxes: StrategyBehaviour, points: StrategyBehaviour)] = [
+            (StrategyBehaviour("boxes.vert", "boxes_flat.frag"),
+             StrategyBehaviour("points.vert", "points_square.frag", uniforms: Self.worldSized)),
+            (StrategyBehaviour("boxes.vert", "boxes_shaded.frag", uniforms: Self.light),
+             StrategyBehaviour("points.vert", "points_square.frag", uniforms: Self.light.merging(Self.worldSized) { a, _ in a })),
+            (StrategyBehaviour("boxes.vert", "boxes_flat.frag"),
+             StrategyBehaviour("points.vert", "points_square.frag", uniforms: Self.worldSized)),
+            (StrategyBehaviour("points.vert", "points.frag"), StrategyBehaviour("points.vert", "points.frag")),
+            (StrategyBehaviour("boxes.vert", "boxes_shaded.frag", style: .gamut, uniforms: gamutLight),
+             StrategyBehaviour("points.vert", "points_square.frag", style: .gamut, uniforms: gamutLight.merging(Self.worldSized) { a, _ in a })),
+            (StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"]),
+             StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"])),
+        ]
+        for (strategy, expected) in zip(strategies, expected) {
+            #expect(StrategyBehaviour(strategy, .boxes) == expected.boxes, "\(type(of: strategy)) drawing boxes")
+            #expect(StrategyBehaviour(strategy, .points) == expected.points, "\(type(of: strategy)) drawing points")
         }
-        #expect(sinks[0].values.isEmpty)                              // base: boxes need nothing
-        #expect(sinks[1].values["ambient"] != nil && sinks[1].values["lightDirection"] != nil)
-        #expect(sinks[2].values.isEmpty)
-        #expect(sinks[3].values["pointSize"] == "4.0" && sinks[3].values["worldPointSize"] == "0.0")
-        #expect(sinks[4].values["gamutTolerance"] != nil && sinks[4].values["lightDirection"] != nil)
-        #expect(sinks[5].values == ["sentinel": "7"])
-        #expect((strategies[5] as? SentinelStrategy)?.configured == 1)
+        #expect((strategies[5] as? SentinelStrategy)?.configured == 2)
     }
 
-    @Test("Past the box budget, box strategies fall back to points sized in world units")
-    func fallback() {
-        let strategies: [any RenderStrategy] = [ShadedBoxesStrategy(), FlatBoxesStrategy(), WideGamutStrategy()]
-        for strategy in strategies {
-            #expect(strategy.geometry(forVoxelCount: 1_000_001, boxBudget: 250_000) == .points)
-            #expect(strategy.shaders(for: .points).vertex == ["points.vert"])
-            let sink = RecordingSink()
-            var settings = RenderSettings()
-            settings.boxSize = 0.25
-            strategy.configure(sink, settings: settings, geometry: .points)
-            #expect(sink.values["worldPointSize"] == "0.25")
-        }
-        #expect(WideGamutStrategy().shaders(for: .points).fragment == ["gamut.glsl", "points_square.frag"])
-        #expect(PointsStrategy().shaders(for: .points).fragment == ["grading.glsl", "points.frag"])
-    }
-
-    @Test("A strategy without overrides gets the extension's defaults")
+    @Test("A strategy without overrides gets the base strategy's behaviour: one body for each default")
     func defaults() {
-        let strategy: any RenderStrategy = DefaultsOnlyStrategy()
-        #expect(strategy.summary == "defaults")
-        #expect(strategy.preferredGeometry == .boxes)
-        #expect(strategy.geometry(forVoxelCount: 5, boxBudget: 4) == .points)
-        #expect(strategy.shaders(for: .boxes) == ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"]))
-        #expect(strategy.shaders(for: .points).fragment == ["grading.glsl", "points_square.frag"])
-        let sink = RecordingSink()
-        strategy.configure(sink, settings: RenderSettings(), geometry: .boxes)
-        #expect(sink.values.isEmpty)
+        let defaults: any RenderStrategy = DefaultsOnlyStrategy(), base: any RenderStrategy = BaseRenderStrategy()
+        #expect(defaults.preferredGeometry == base.preferredGeometry)
+        for (count, budget) in [(5, 4), (4, 5)] {
+            #expect(defaults.geometry(forVoxelCount: count, boxBudget: budget) == base.geometry(forVoxelCount: count, boxBudget: budget))
+        }
+        for geometry in StrategyGeometry.allCases {
+            #expect(StrategyBehaviour(defaults, geometry) == StrategyBehaviour(base, geometry))
+        }
     }
 
-    @Test("Every strategy's shader files are embedded", arguments: StrategyKind.allCases)
+    @Test("Every strategy's shader files are embedded, graded or not", arguments: StrategyKind.allCases)
     func shadersEmbedded(kind: StrategyKind) {
         let strategy = kind.makeStrategy()
-        #expect(strategy.name == kind.rawValue)
         for geometry in StrategyGeometry.allCases {
-            let files = strategy.shaders(for: geometry)
-            for file in files.vertex + files.fragment {
-                #expect(EmbeddedShaders.sources[file] != nil, "\(file) is not embedded")
+            for graded in [false, true] {
+                let files = ShaderLibrary.files(of: strategy.shaders(for: geometry), graded: graded)
+                for file in files.vertex + files.fragment {
+                    #expect(EmbeddedShaders.sources[file] != nil, "\(file) is not embedded")
+                }
             }
         }
+    }
+
+    @Test("The grading style is the colour cube while one is set, a pass-through otherwise; the gamut style is always the highlight")
+    func colorStyles() {
+        let graded = StrategyShaders(vertex: "boxes.vert", style: .grading, fragment: "boxes_flat.frag")
+        #expect(ShaderLibrary.files(of: graded, graded: true).fragment == ["grading.glsl", "boxes_flat.frag"])
+        #expect(ShaderLibrary.files(of: graded, graded: false).fragment == ["ungraded.glsl", "boxes_flat.frag"])
+        var gamut = graded
+        gamut.style = .gamut
+        #expect(ShaderLibrary.files(of: gamut, graded: true).fragment == ShaderLibrary.files(of: gamut, graded: false).fragment)
+        #expect(ShaderLibrary.files(of: gamut, graded: false) == (["boxes.vert"], ["gamut.glsl", "boxes_flat.frag"]))
     }
 }
 

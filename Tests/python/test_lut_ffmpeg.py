@@ -1,5 +1,5 @@
-"""`pointpaint lut apply` with a .cube file against ffmpeg's `lut3d` filter (interp=trilinear) on a
-photograph-like image: within 1 level everywhere. ffmpeg truncates its 8-bit output where
+"""`pointpaint lut apply` with a .cube file against ffmpeg's `lut3d` filter (interp=trilinear) on the
+photograph-like image of conftest's `photo`: within 1 level everywhere. ffmpeg truncates its 8-bit output where
 PointPaint rounds, so a difference of 1 is expected; anything larger would be a real disagreement
 (layout, domain, interpolation)."""
 import subprocess
@@ -20,29 +20,6 @@ def read_png(path):
     out = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
                          check=True, capture_output=True).stdout
     return np.frombuffer(out, dtype=np.uint8).reshape(HEIGHT, WIDTH, 3)
-
-
-@pytest.fixture(scope="module")
-def photo(tmp_path_factory):
-    """A photograph-like image: ffmpeg's testsrc2 frame blended with smooth sky/ground gradients,
-    soft blobs of saturated colour and sensor-like noise, so every part of the cube is visited."""
-    directory = tmp_path_factory.mktemp("lut-ffmpeg")
-    source = directory / "testsrc2.png"
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={WIDTH}x{HEIGHT}:rate=1",
-                    "-frames:v", "1", str(source)], check=True)
-    base = read_png(source).astype(np.float64)
-    rng = np.random.default_rng(42)
-    y, x = np.mgrid[0:HEIGHT, 0:WIDTH] / np.array([HEIGHT, WIDTH])[:, None, None]
-    sky = np.stack([0.35 + 0.3 * x, 0.55 + 0.2 * y, 0.9 - 0.5 * y], axis=-1) * 255
-    blobs = np.zeros_like(sky)
-    for _ in range(12):
-        cx, cy, r = rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.05, 0.25)
-        weight = np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * r * r))[..., None]
-        blobs += weight * (rng.uniform(0, 255, 3) - 128)
-    image = 0.45 * base + 0.55 * sky + blobs + rng.normal(0, 6, sky.shape)
-    path = directory / "photo.png"
-    write_png(path, np.clip(np.rint(image), 0, 255))
-    return directory, path
 
 
 def python_cube(path, size):
@@ -81,11 +58,10 @@ def compare(pointpaint_bin, directory, photo, cube):
 
 
 @pytest.mark.parametrize("size", [17, 33, 64])
-def test_python_written_cube_matches_ffmpeg(pointpaint_bin, photo, size):
-    directory, path = photo
-    cube = directory / f"twist{size}.cube"
+def test_python_written_cube_matches_ffmpeg(pointpaint_bin, photo, tmp_path, size):
+    cube = tmp_path / f"twist{size}.cube"
     python_cube(cube, size)
-    compare(pointpaint_bin, directory, path, cube)
+    compare(pointpaint_bin, tmp_path, photo, cube)
 
 
 @pytest.mark.parametrize("arguments", [
@@ -93,16 +69,15 @@ def test_python_written_cube_matches_ffmpeg(pointpaint_bin, photo, size):
     ["--look", "night-vision", "--strength", "0.7", "--temperature=-0.5"],
     ["--look", "noir", "--brightness", "0.3"],
 ])
-def test_pointpaint_made_cube_matches_ffmpeg(pointpaint_bin, photo, arguments):
-    directory, path = photo
-    cube = directory / f"made-{arguments[1]}.cube"
+def test_pointpaint_made_cube_matches_ffmpeg(pointpaint_bin, photo, tmp_path, arguments):
+    cube = tmp_path / f"made-{arguments[1]}.cube"
     subprocess.run([pointpaint_bin, "lut", "make", *arguments, "--size", "33", "-o", str(cube)],
                    check=True, capture_output=True)
-    compare(pointpaint_bin, directory, path, cube)
+    compare(pointpaint_bin, tmp_path, photo, cube)
 
 
-def test_png_and_cube_forms_grade_alike(pointpaint_bin, photo):
-    directory, path = photo
+def test_png_and_cube_forms_grade_alike(pointpaint_bin, photo, tmp_path):
+    directory, path = tmp_path, photo
     cube = directory / "twist33.cube"
     python_cube(cube, 33)
     as_png = directory / "twist33.png"

@@ -51,6 +51,8 @@ public final class LiveCloud: @unchecked Sendable {
         public var frameCount: Int
         /// Whether the replay has finished (`finish()` was called).
         public var finished: Bool
+        /// The error the replay ended with (`finish(failure:)`), if any.
+        public var failure: (any Error)?
     }
 
     private struct State {
@@ -64,6 +66,7 @@ public final class LiveCloud: @unchecked Sendable {
         var framesDone = 0
         var frameCount = 0
         var finished = false
+        var failure: (any Error)?
         var paused = false
         var steps = 0
         var cancelled = false
@@ -117,10 +120,13 @@ public final class LiveCloud: @unchecked Sendable {
         notify()
     }
 
-    /// Marks the replay as finished; the viewer keeps showing the final cloud.
-    public func finish() {
+    /// Marks the replay as finished; the viewer keeps showing the final cloud. A replay that
+    /// stopped on an error passes it as `failure`, for the viewer to show and the caller to report
+    /// once the window is closed (`failure`); a later `finish()` keeps it.
+    public func finish(failure: (any Error)? = nil) {
         locked { s in
             s.finished = true
+            if let failure { s.failure = failure }
             s.version += 1
         }
         condition.broadcast()
@@ -160,6 +166,9 @@ public final class LiveCloud: @unchecked Sendable {
         return !state.cancelled
     }
 
+    /// The error the replay ended with, if it did (see `finish(failure:)`).
+    public var failure: (any Error)? { locked { $0.failure } }
+
     /// Whether the viewer asked the replay to stop; a replay may poll it inside long frames.
     public var isCancelled: Bool { locked { $0.cancelled } }
 
@@ -179,7 +188,7 @@ public final class LiveCloud: @unchecked Sendable {
                 recolored = s.dirtyLow ..< min(s.dirtyHigh, s.takenCount)
             }
             let update = Update(cloud: s.cloud, appended: appended, recolored: recolored, reset: reset,
-                                framesDone: s.framesDone, frameCount: s.frameCount, finished: s.finished)
+                                framesDone: s.framesDone, frameCount: s.frameCount, finished: s.finished, failure: s.failure)
             s.takenVersion = s.version
             s.takenCount = count
             s.dirtyLow = .max

@@ -5,23 +5,36 @@ import PointPaint
 @inline(__always)
 func GLe(_ value: Int32) -> GLenum { GLenum(value) }
 
-/// A GL object name owner: the name is freed with `delete` when the owner goes away.
-/// Owners must be released on the thread whose context created them (the main actor).
-@MainActor
-final class GLBuffer {
-    /// The buffer name.
+/// One OpenGL object name, made by a `glGen…` function and freed by the matching `glDelete…`
+/// when this goes away. The GL object classes below each own one; like them it must be released
+/// on the thread whose context made it (the main actor).
+final class GLName {
+    /// The name.
     let id: GLuint
-    /// Bytes allocated with `allocate`.
-    private(set) var capacity = 0
+    private let delete: (GLsizei, UnsafePointer<GLuint>?) -> Void
 
-    /// Generates a buffer name.
-    init() {
+    /// Makes a name with `generate`, to be freed with `delete`.
+    init(_ generate: (GLsizei, UnsafeMutablePointer<GLuint>?) -> Void, delete: @escaping (GLsizei, UnsafePointer<GLuint>?) -> Void) {
         var name: GLuint = 0
-        glGenBuffers(1, &name)
+        generate(1, &name)
         id = name
+        self.delete = delete
     }
 
-    deinit { var name = id; glDeleteBuffers(1, &name) }
+    deinit {
+        var name = id
+        delete(1, &name)
+    }
+}
+
+/// A buffer object.
+@MainActor
+final class GLBuffer {
+    private let name = GLName(glGenBuffers, delete: glDeleteBuffers)
+    /// The buffer name.
+    var id: GLuint { name.id }
+    /// Bytes allocated with `allocate`.
+    private(set) var capacity = 0
 
     /// Binds the buffer to `target`.
     func bind(_ target: Int32 = GL_ARRAY_BUFFER) { glBindBuffer(GLe(target), id) }
@@ -52,17 +65,9 @@ final class GLBuffer {
 /// A vertex array object.
 @MainActor
 final class GLVertexArray {
+    private let name = GLName(glGenVertexArrays, delete: glDeleteVertexArrays)
     /// The vertex array name.
-    let id: GLuint
-
-    /// Generates a vertex array name.
-    init() {
-        var name: GLuint = 0
-        glGenVertexArrays(1, &name)
-        id = name
-    }
-
-    deinit { var name = id; glDeleteVertexArrays(1, &name) }
+    var id: GLuint { name.id }
 
     /// Binds it.
     func bind() { glBindVertexArray(id) }
@@ -79,19 +84,11 @@ final class GLVertexArray {
 /// A 3D RGB float texture holding a colour cube (x = red, y = green, z = blue).
 @MainActor
 final class GLTexture3D {
+    private let name = GLName(glGenTextures, delete: glDeleteTextures)
     /// The texture name.
-    let id: GLuint
+    var id: GLuint { name.id }
     /// Lattice points per axis of the uploaded cube (0 before the first upload).
     private(set) var size = 0
-
-    /// Generates a texture name.
-    init() {
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        id = name
-    }
-
-    deinit { var name = id; glDeleteTextures(1, &name) }
 
     /// Uploads `size³` RGB entries, red fastest, with linear filtering and edge clamping, so the
     /// hardware's trilinear filter does the cube's interpolation.
@@ -122,10 +119,11 @@ final class GLTexture3D {
 /// An offscreen framebuffer with an RGBA8 colour and a 24-bit depth renderbuffer.
 @MainActor
 final class GLFramebuffer {
+    private let framebuffer = GLName(glGenFramebuffers, delete: glDeleteFramebuffers)
+    private let color = GLName(glGenRenderbuffers, delete: glDeleteRenderbuffers)
+    private let depth = GLName(glGenRenderbuffers, delete: glDeleteRenderbuffers)
     /// The framebuffer name.
-    let id: GLuint
-    private let color: GLuint
-    private let depth: GLuint
+    var id: GLuint { framebuffer.id }
     /// Size in pixels.
     let width: Int, height: Int
 
@@ -133,30 +131,17 @@ final class GLFramebuffer {
     init(width: Int, height: Int) throws {
         self.width = width
         self.height = height
-        var names: [GLuint] = [0, 0]
-        var fbo: GLuint = 0
-        glGenFramebuffers(1, &fbo)
-        glGenRenderbuffers(2, &names)
-        id = fbo
-        color = names[0]
-        depth = names[1]
         glBindFramebuffer(GLe(GL_FRAMEBUFFER), id)
-        glBindRenderbuffer(GLe(GL_RENDERBUFFER), color)
+        glBindRenderbuffer(GLe(GL_RENDERBUFFER), color.id)
         glRenderbufferStorage(GLe(GL_RENDERBUFFER), GLe(GL_RGBA8), GLsizei(width), GLsizei(height))
-        glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_COLOR_ATTACHMENT0), GLe(GL_RENDERBUFFER), color)
-        glBindRenderbuffer(GLe(GL_RENDERBUFFER), depth)
+        glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_COLOR_ATTACHMENT0), GLe(GL_RENDERBUFFER), color.id)
+        glBindRenderbuffer(GLe(GL_RENDERBUFFER), depth.id)
         glRenderbufferStorage(GLe(GL_RENDERBUFFER), GLe(GL_DEPTH_COMPONENT24), GLsizei(width), GLsizei(height))
-        glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_DEPTH_ATTACHMENT), GLe(GL_RENDERBUFFER), depth)
+        glFramebufferRenderbuffer(GLe(GL_FRAMEBUFFER), GLe(GL_DEPTH_ATTACHMENT), GLe(GL_RENDERBUFFER), depth.id)
         let status = glCheckFramebufferStatus(GLe(GL_FRAMEBUFFER))
         guard status == GLe(GL_FRAMEBUFFER_COMPLETE) else {
-            throw PointPaintError("the offscreen framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+            throw PointPaintError(.unsupported, "the offscreen framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
         }
-    }
-
-    deinit {
-        var fbo = id, names = [color, depth]
-        glDeleteFramebuffers(1, &fbo)
-        glDeleteRenderbuffers(2, &names)
     }
 
     /// Binds it for drawing and reading.

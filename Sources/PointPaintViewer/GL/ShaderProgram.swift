@@ -36,11 +36,7 @@ public final class ShaderProgram: UniformSink {
         glAttachShader(program, vs)
         glAttachShader(program, fs)
         glLinkProgram(program)
-        var ok: GLint = 0
-        glGetProgramiv(program, GLe(GL_LINK_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(program, isProgram: true)
-            glDeleteProgram(program)
+        if let log = Self.failureLog(program, isProgram: true) {
             throw ShaderError(file: files.joined(separator: " + "), line: nil, log: log)
         }
         id = program
@@ -65,7 +61,7 @@ public final class ShaderProgram: UniformSink {
     /// Sets an int, bool or sampler uniform.
     public func set(_ name: String, _ value: Int32) { glUniform1i(location(name), value) }
     /// Sets a mat4 uniform.
-    func set(_ name: String, _ value: Mat4) {
+    func set(_ name: String, _ value: Matrix4x4f) {
         value.floats.withUnsafeBufferPointer { glUniformMatrix4fv(location(name), 1, GLboolean(GL_FALSE), $0.baseAddress) }
     }
 
@@ -78,11 +74,7 @@ public final class ShaderProgram: UniformSink {
         var pointers = cStrings.map { UnsafePointer<GLchar>($0) }
         glShaderSource(shader, GLsizei(pointers.count), &pointers, nil)
         glCompileShader(shader)
-        var ok: GLint = 0
-        glGetShaderiv(shader, GLe(GL_COMPILE_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(shader, isProgram: false)
-            glDeleteShader(shader)
+        if let log = Self.failureLog(shader, isProgram: false) {
             throw Self.error(log: log, parts: parts.map(\.0))
         }
         return shader
@@ -118,11 +110,18 @@ public final class ShaderProgram: UniformSink {
         return ShaderError(file: file, line: line, log: lines.joined(separator: "\n"))
     }
 
-    private static func log(_ object: GLuint, isProgram: Bool) -> String {
+    /// nil when the shader compiled (the program linked); otherwise deletes it and returns the
+    /// driver's log.
+    private static func failureLog(_ object: GLuint, isProgram: Bool) -> String? {
+        let getInteger = isProgram ? glGetProgramiv : glGetShaderiv
+        var ok: GLint = 0
+        getInteger(object, GLe(isProgram ? GL_LINK_STATUS : GL_COMPILE_STATUS), &ok)
+        guard ok == 0 else { return nil }
         var length: GLint = 0
-        if isProgram { glGetProgramiv(object, GLe(GL_INFO_LOG_LENGTH), &length) } else { glGetShaderiv(object, GLe(GL_INFO_LOG_LENGTH), &length) }
+        getInteger(object, GLe(GL_INFO_LOG_LENGTH), &length)
         var buffer = [GLchar](repeating: 0, count: Int(max(length, 1)) + 1)
-        if isProgram { glGetProgramInfoLog(object, GLsizei(buffer.count), nil, &buffer) } else { glGetShaderInfoLog(object, GLsizei(buffer.count), nil, &buffer) }
+        (isProgram ? glGetProgramInfoLog : glGetShaderInfoLog)(object, GLsizei(buffer.count), nil, &buffer)
+        if isProgram { glDeleteProgram(object) } else { glDeleteShader(object) }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -138,6 +137,22 @@ final class ShaderLibrary {
     /// Starts with the sources embedded in the binary.
     init(sources: [String: String] = EmbeddedShaders.sources) {
         self.sources = sources
+    }
+
+    /// The program for a strategy's shaders (see `files(of:graded:)`).
+    func program(for shaders: StrategyShaders, graded: Bool) throws -> ShaderProgram {
+        let files = Self.files(of: shaders, graded: graded)
+        return try program(vertex: files.vertex, fragment: files.fragment)
+    }
+
+    /// The files a strategy's program is built from: the `.grading` style is `grading.glsl` when
+    /// `graded`, else `ungraded.glsl` (a pass-through, so ungraded frames pay nothing for the cube).
+    nonisolated static func files(of shaders: StrategyShaders, graded: Bool) -> (vertex: [String], fragment: [String]) {
+        let style = switch shaders.style {
+        case .grading: graded ? "grading.glsl" : "ungraded.glsl"
+        case .gamut: "gamut.glsl"
+        }
+        return ([shaders.vertex], [style, shaders.fragment])
     }
 
     /// The program made of these files (each stage's parts in order), built on first use.

@@ -58,10 +58,10 @@ public struct OrbitCamera: Sendable, Equatable {
     public var eye: SIMD3<Float> { target - forward * distance }
 
     /// World-to-camera matrix.
-    public var viewMatrix: Mat4 {
+    public var viewMatrix: Matrix4x4f {
         let r = right, u = up, b = -forward, e = eye
-        return Mat4(SIMD4(r.x, u.x, b.x, 0), SIMD4(r.y, u.y, b.y, 0), SIMD4(r.z, u.z, b.z, 0),
-                    SIMD4(-dot(r, e), -dot(u, e), -dot(b, e), 1))
+        return Matrix4x4f(SIMD4(r.x, u.x, b.x, 0), SIMD4(r.y, u.y, b.y, 0), SIMD4(r.z, u.z, b.z, 0),
+                          SIMD4(-dot(r, e), -dot(u, e), -dot(b, e), 1))
     }
 
     /// Near and far clip distances enclosing the scene's bounding sphere.
@@ -73,13 +73,13 @@ public struct OrbitCamera: Sendable, Equatable {
     }
 
     /// Camera-to-clip matrix for a viewport of the given aspect (width / height).
-    public func projectionMatrix(aspect: Float) -> Mat4 {
+    public func projectionMatrix(aspect: Float) -> Matrix4x4f {
         let (near, far) = clipRange
         return .perspective(fovY: fovY, aspect: aspect, near: near, far: far)
     }
 
     /// World-to-clip matrix.
-    public func viewProjection(aspect: Float) -> Mat4 { projectionMatrix(aspect: aspect) * viewMatrix }
+    public func viewProjection(aspect: Float) -> Matrix4x4f { projectionMatrix(aspect: aspect) * viewMatrix }
 
     /// Normalised device coordinates of a world point (x right, y up, −1…1 on screen), or nil
     /// behind the eye.

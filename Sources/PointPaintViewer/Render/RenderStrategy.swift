@@ -6,16 +6,30 @@ public enum StrategyGeometry: String, Sendable, CaseIterable {
     case points
 }
 
-/// The shader files of one program: the vertex stage and the fragment stage's parts in order.
-public struct ShaderFiles: Sendable, Equatable, Hashable {
-    /// Vertex stage files.
-    public var vertex: [String]
-    /// Fragment stage files (a style such as `grading.glsl`, then the stage's main file).
-    public var fragment: [String]
+/// The part of a fragment program that gives a voxel its colour before lighting (GLSL
+/// `styleColor`). The renderer picks the file: `grading.glsl` while a colour cube is set,
+/// `ungraded.glsl` (a pass-through, no per-fragment cost) while none is.
+public enum ColorStyle: String, Sendable, CaseIterable {
+    /// The colour grade (the colour cube), or the colour unchanged while there is none.
+    case grading
+    /// The wide-gamut highlight (`gamut.glsl`): colours inside sRGB grey, others keep their colour.
+    case gamut
+}
 
-    /// Creates a pair.
-    public init(vertex: [String], fragment: [String]) {
+/// The shaders of one program: the vertex stage, the colour style and the fragment stage's main
+/// file (which calls `styleColor`).
+public struct StrategyShaders: Sendable, Equatable, Hashable {
+    /// The vertex stage's file.
+    public var vertex: String
+    /// How a voxel's colour is styled before lighting.
+    public var style: ColorStyle
+    /// The fragment stage's main file.
+    public var fragment: String
+
+    /// Creates a program description.
+    public init(vertex: String, style: ColorStyle = .grading, fragment: String) {
         self.vertex = vertex
+        self.style = style
         self.fragment = fragment
     }
 }
@@ -38,43 +52,60 @@ public struct RenderSettings: Sendable, Equatable {
 /// How the viewer draws voxels. Requirements have defaults in the extension below, and
 /// `BaseRenderStrategy` implements every one of them itself, so a subclass's override is what a
 /// call through `any RenderStrategy` reaches (a requirement witnessed only by the extension
-/// would dispatch statically to the default and silently ignore subclass overrides).
+/// would dispatch statically to the default and silently ignore subclass overrides). Both the
+/// extension and the base class forward to `StrategyDefaults`, so each default has one body.
 @MainActor
 public protocol RenderStrategy: AnyObject {
-    /// Short name, as `--strategy` takes it.
-    var name: String { get }
-    /// One line for help and the title bar.
-    var summary: String { get }
     /// The geometry drawn while the cloud is within budget.
     var preferredGeometry: StrategyGeometry { get }
     /// The geometry to draw `voxelCount` voxels with when at most `boxBudget` boxes keep a frame
     /// interactive: boxes past the budget fall back to points.
     func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry
-    /// The shader files for drawing `geometry`.
-    func shaders(for geometry: StrategyGeometry) -> ShaderFiles
-    /// Sets the strategy's own uniforms for a frame (the renderer sets the camera, sizes and
-    /// colour cube).
+    /// The shaders for drawing `geometry`.
+    func shaders(for geometry: StrategyGeometry) -> StrategyShaders
+    /// Sets the strategy's own uniforms for a frame. The renderer has set the camera, the box size,
+    /// pixel-sized points (`pointSize`, `worldPointSize` 0) and the colour cube before.
     func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry)
 }
 
 extension RenderStrategy {
-    /// Defaults to `name`.
-    public var summary: String { name }
-    /// Defaults to boxes.
-    public var preferredGeometry: StrategyGeometry { .boxes }
-    /// Defaults to the preferred geometry, or points past the budget.
+    /// Boxes.
+    public var preferredGeometry: StrategyGeometry { StrategyDefaults.preferredGeometry }
+    /// The preferred geometry, or points past the budget.
     public func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry {
-        voxelCount > boxBudget ? .points : preferredGeometry
+        StrategyDefaults.geometry(preferred: preferredGeometry, voxelCount: voxelCount, boxBudget: boxBudget)
     }
-    /// Defaults to graded flat boxes, or graded square points.
-    public func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
+    /// Graded flat boxes, or graded square points.
+    public func shaders(for geometry: StrategyGeometry) -> StrategyShaders { StrategyDefaults.shaders(for: geometry) }
+    /// Points as large as the boxes they stand in for.
+    public func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
+        StrategyDefaults.configure(uniforms, settings: settings, geometry: geometry)
+    }
+}
+
+/// The one body of each `RenderStrategy` default, called by the protocol extension and by
+/// `BaseRenderStrategy` alike.
+@MainActor
+enum StrategyDefaults {
+    static let preferredGeometry = StrategyGeometry.boxes
+
+    static func geometry(preferred: StrategyGeometry, voxelCount: Int, boxBudget: Int) -> StrategyGeometry {
+        voxelCount > boxBudget ? .points : preferred
+    }
+
+    /// Flat boxes; square points (no discard, so early depth testing stays on).
+    static func shaders(for geometry: StrategyGeometry) -> StrategyShaders {
         switch geometry {
-        case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"])
-        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points_square.frag"])
+        case .boxes: StrategyShaders(vertex: "boxes.vert", fragment: "boxes_flat.frag")
+        case .points: StrategyShaders(vertex: "points.vert", fragment: "points_square.frag")
         }
     }
-    /// Defaults to setting nothing.
-    public func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {}
+
+    /// For points standing in for boxes (past the box budget): sized in world units like the box.
+    static func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
+        guard geometry == .points else { return }
+        uniforms.set("worldPointSize", settings.boxSize)
+    }
 }
 
 /// The base strategy: implements every requirement itself (unlit boxes, a points fallback past
@@ -84,48 +115,30 @@ open class BaseRenderStrategy: RenderStrategy {
     /// Creates the strategy.
     public init() {}
 
-    /// "base".
-    open var name: String { "base" }
-    /// A line for help.
-    open var summary: String { "unlit boxes (base strategy)" }
     /// Boxes.
-    open var preferredGeometry: StrategyGeometry { .boxes }
+    open var preferredGeometry: StrategyGeometry { StrategyDefaults.preferredGeometry }
 
     /// The preferred geometry within budget, points past it.
     open func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry {
-        voxelCount > boxBudget ? .points : preferredGeometry
+        StrategyDefaults.geometry(preferred: preferredGeometry, voxelCount: voxelCount, boxBudget: boxBudget)
     }
 
-    /// Graded flat boxes, or graded square points (no discard, so early depth testing stays on).
-    open func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
-        switch geometry {
-        case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"])
-        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", "points_square.frag"])
-        }
-    }
+    /// Graded flat boxes, or graded square points.
+    open func shaders(for geometry: StrategyGeometry) -> StrategyShaders { StrategyDefaults.shaders(for: geometry) }
 
-    /// Point-size uniforms for the points fallback: boxes become points as large as the box
-    /// would appear, square (cheaper than round).
+    /// Points as large as the boxes they stand in for.
     open func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
-        guard geometry == .points else { return }
-        uniforms.set("worldPointSize", settings.boxSize)
-        uniforms.set("pointSize", settings.pointSize)
+        StrategyDefaults.configure(uniforms, settings: settings, geometry: geometry)
     }
 }
 
 /// Instanced cubes lit per face by a light fixed to the camera: the default.
-public final class ShadedBoxesStrategy: BaseRenderStrategy {
-    /// "shaded".
-    public override var name: String { "shaded" }
-    /// A line for help.
-    public override var summary: String { "shaded boxes (per-face light)" }
-
+public class ShadedBoxesStrategy: BaseRenderStrategy {
     /// `boxes_shaded.frag` for boxes.
-    public override func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
-        switch geometry {
-        case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_shaded.frag"])
-        case .points: super.shaders(for: geometry)
-        }
+    public override func shaders(for geometry: StrategyGeometry) -> StrategyShaders {
+        var shaders = super.shaders(for: geometry)
+        if geometry == .boxes { shaders.fragment = "boxes_shaded.frag" }
+        return shaders
     }
 
     /// The light direction and ambient level.
@@ -136,85 +149,55 @@ public final class ShadedBoxesStrategy: BaseRenderStrategy {
     }
 }
 
-/// Unlit boxes: each face shows the voxel colour exactly.
-public final class FlatBoxesStrategy: BaseRenderStrategy {
-    /// "flat".
-    public override var name: String { "flat" }
-    /// A line for help.
-    public override var summary: String { "flat boxes (unlit, exact colours)" }
-
-    /// `boxes_flat.frag` for boxes.
-    public override func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
-        switch geometry {
-        case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["grading.glsl", "boxes_flat.frag"])
-        case .points: super.shaders(for: geometry)
-        }
-    }
-}
+/// Unlit boxes: each face shows the voxel colour exactly (the base strategy as it is).
+public final class FlatBoxesStrategy: BaseRenderStrategy {}
 
 /// Round points of a fixed size in pixels, at any cloud size.
 public final class PointsStrategy: BaseRenderStrategy {
-    /// "points".
-    public override var name: String { "points" }
-    /// A line for help.
-    public override var summary: String { "round points (size in pixels)" }
     /// Points.
     public override var preferredGeometry: StrategyGeometry { .points }
 
     /// Always points.
     public override func geometry(forVoxelCount voxelCount: Int, boxBudget: Int) -> StrategyGeometry { .points }
 
-    /// Whether points are round (`points.frag`) or square (`points_square.frag`).
-    public var round = true
-
-    /// `points.vert` + `points.frag` (round) or `points_square.frag`.
-    public override func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
-        ShaderFiles(vertex: ["points.vert"], fragment: ["grading.glsl", round ? "points.frag" : "points_square.frag"])
+    /// `points.vert` + `points.frag` (round: fragments outside the disc are discarded).
+    public override func shaders(for geometry: StrategyGeometry) -> StrategyShaders {
+        StrategyShaders(vertex: "points.vert", fragment: "points.frag")
     }
 
-    /// Pixel size.
-    public override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
-        uniforms.set("worldPointSize", Float(0))
-        uniforms.set("pointSize", settings.pointSize)
-    }
+    /// Nothing: the points keep the renderer's size in pixels (the base would size them like boxes).
+    public override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {}
 }
 
 /// Shaded boxes where colours an sRGB display can show turn grey and out-of-gamut colours keep
 /// their colour (grading does not apply).
-public final class WideGamutStrategy: BaseRenderStrategy {
-    /// "gamut".
-    public override var name: String { "gamut" }
-    /// A line for help.
-    public override var summary: String { "wide-gamut highlight (in-sRGB grey)" }
+public final class WideGamutStrategy: ShadedBoxesStrategy {
     /// How far outside 0…1 a channel may lie and still count as inside: half an 8-bit level.
     public static let tolerance: Float = 0.5 / 255
 
-    /// `gamut.glsl` styling the shaded boxes (or points).
-    public override func shaders(for geometry: StrategyGeometry) -> ShaderFiles {
-        switch geometry {
-        case .boxes: ShaderFiles(vertex: ["boxes.vert"], fragment: ["gamut.glsl", "boxes_shaded.frag"])
-        case .points: ShaderFiles(vertex: ["points.vert"], fragment: ["gamut.glsl", "points_square.frag"])
-        }
+    /// The shaded boxes (or square points), styled by `gamut.glsl`.
+    public override func shaders(for geometry: StrategyGeometry) -> StrategyShaders {
+        var shaders = super.shaders(for: geometry)
+        shaders.style = .gamut
+        return shaders
     }
 
-    /// Light and tolerance.
+    /// The light, and the tolerance.
     public override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
         super.configure(uniforms, settings: settings, geometry: geometry)
-        uniforms.set("lightDirection", settings.lightDirection)
-        uniforms.set("ambient", Float(0.45))
         uniforms.set("gamutTolerance", Self.tolerance)
     }
 }
 
 /// The strategies `--strategy` names, in the order the viewer cycles through them.
 public enum StrategyKind: String, Sendable, CaseIterable {
-    /// `ShadedBoxesStrategy`.
+    /// `ShadedBoxesStrategy`: shaded boxes (per-face light).
     case shaded
-    /// `FlatBoxesStrategy`.
+    /// `FlatBoxesStrategy`: flat boxes (unlit, exact colours).
     case flat
-    /// `PointsStrategy`.
+    /// `PointsStrategy`: round points (size in pixels).
     case points
-    /// `WideGamutStrategy`.
+    /// `WideGamutStrategy`: wide-gamut highlight (in-sRGB grey).
     case gamut
 
     /// A new instance of the strategy.

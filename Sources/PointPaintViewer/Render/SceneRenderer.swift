@@ -193,6 +193,11 @@ final class SceneRenderer {
         return 10 * p
     }
 
+    /// The program drawing `shaders` with the colour cube as it is set now.
+    func program(for shaders: StrategyShaders) throws -> ShaderProgram {
+        try library.program(for: shaders, graded: gradeEnabled)
+    }
+
     /// Draws one frame into the bound framebuffer.
     /// - Returns: the geometry drawn (points when boxes were over budget).
     @discardableResult
@@ -206,12 +211,7 @@ final class SceneRenderer {
         let viewProjection = camera.viewProjection(aspect: Float(width) / Float(max(height, 1)))
         let n = cloud.count
         let geometry = strategy.geometry(forVoxelCount: n, boxBudget: boxBudget)
-        var files = strategy.shaders(for: geometry)
-        if !gradeEnabled {
-            // Without a cube, the cube lookup is swapped for a pass-through: no per-fragment cost.
-            files.fragment = files.fragment.map { $0 == "grading.glsl" ? "ungraded.glsl" : $0 }
-        }
-        let program = try library.program(vertex: files.vertex, fragment: files.fragment)
+        let program = try program(for: strategy.shaders(for: geometry))
         program.use()
         program.set("viewProjection", viewProjection)
         program.set("boxSize", settings.boxSize)

@@ -20,8 +20,8 @@ public struct ViewerOptions: Sendable {
     public var boxScale: Float = 1
     /// Box edge in world units, replacing the cloud's voxel size (or the inferred spacing).
     public var boxSize: Float?
-    /// Background colour (encoded RGB 0…1).
-    public var background = SIMD3<Float>(0.11, 0.11, 0.13)
+    /// Background colour.
+    public var background = Background.dark
     /// Whether the axes are drawn.
     public var showAxes = false
     /// Whether a ground grid is drawn under the cloud.
@@ -32,8 +32,8 @@ public struct ViewerOptions: Sendable {
     public var autoOrbit = false
     /// Whether drags rotate as a trackball instead of a turntable.
     public var trackball = false
-    /// Boxes drawn at most; larger clouds fall back to points so frames stay interactive
-    /// (250k boxes ≈ 130 ms a frame on llvmpipe at 1280×720).
+    /// Boxes drawn at most; larger clouds fall back to points so frames stay interactive on a
+    /// software renderer (frame times in `Benchmarks/README.md`).
     public var boxBudget = 250_000
     /// Points drawn at most: past it every k-th voxel is drawn (k = ⌈voxels / budget⌉), each
     /// √k times larger so surfaces stay covered — a level of detail that keeps a million-voxel

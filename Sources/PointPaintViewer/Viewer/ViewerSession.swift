@@ -2,41 +2,57 @@ import CGLFW
 import Foundation
 import PointPaint
 
-/// The viewer's state and drawing, shared by the window, screenshots and the benchmark: a GL
-/// context, the renderer, the camera, the strategies and the grade.
+/// The viewer's state and drawing, shared by the window and offscreen rendering: a GL context, the
+/// renderer, the camera, the strategies and the grade. State changes go through the mutators
+/// below, which refresh what the GPU holds themselves (the colour cube, the axes and grid), so
+/// callers never remember a refresh.
 @MainActor
 final class ViewerSession {
     let context: GLContext
     private(set) var renderer: SceneRenderer?
-    var options: ViewerOptions
-    var camera: OrbitCamera
+    private(set) var options: ViewerOptions
+    private(set) var camera: OrbitCamera
     private(set) var framing: SceneFraming
-    let strategies: [any RenderStrategy] = StrategyKind.allCases.map { $0.makeStrategy() }
-    var strategyIndex: Int
+    /// One instance of each strategy.
+    private let strategies = Dictionary(uniqueKeysWithValues: StrategyKind.allCases.map { ($0, $0.makeStrategy()) })
+    /// The strategy drawing now.
+    private(set) var strategyKind: StrategyKind
     /// The strategy to return to when the wide-gamut highlight is switched off.
-    var strategyBeforeGamut: Int?
-    var grade: Grade
+    private var strategyBeforeGamut: StrategyKind?
+    /// The colour grade; setting it uploads its colour cube.
+    private(set) var grade: Grade {
+        didSet { uploadGrade() }
+    }
     /// The look loaded from a file (`--look FILE`), kept as an entry of the L cycle.
     let fileLook: ColorCube?
     let live: LiveCloud?
-    private(set) var framesDone = 0
-    private(set) var frameCount = 0
-    private(set) var replayFinished = true
+    /// The live replay's progress as last taken (nil when showing a finished cloud).
+    private(set) var replay: ReplayProgress?
     /// Set once the person moves the camera, so a live replay stops re-framing the growing cloud.
-    var cameraTouched = false
+    private var cameraTouched = false
     /// The geometry of the last frame (points when boxes went over budget).
     private(set) var lastGeometry: StrategyGeometry = .boxes
 
-    static let backgrounds: [SIMD3<Float>] = [SIMD3(0.11, 0.11, 0.13), SIMD3(0, 0, 0), SIMD3(1, 1, 1), SIMD3(0.5, 0.5, 0.5)]
+    /// A live replay's progress.
+    struct ReplayProgress {
+        /// Frames replayed so far.
+        var framesDone = 0
+        /// Frames in all (0 when unknown).
+        var frameCount = 0
+        /// Whether the replay has ended.
+        var finished = false
+        /// Whether it ended with an error (`LiveCloud.failure`).
+        var failed = false
+    }
 
     init(content: ViewerContent, options: ViewerOptions, visible: Bool) throws {
         self.options = options
         context = try GLContext(width: options.width, height: options.height, title: options.title, visible: visible)
         let renderer = SceneRenderer(library: ShaderLibrary())
         self.renderer = renderer
-        strategyIndex = StrategyKind.allCases.firstIndex(of: options.strategy) ?? 0
+        strategyKind = options.strategy
         grade = options.grade
-        fileLook = options.grade.lookCube
+        if case .cube(let cube) = options.grade.look { fileLook = cube } else { fileLook = nil }
         let cloud: VoxelCloud
         switch content {
         case .cloud(let c):
@@ -45,14 +61,14 @@ final class ViewerSession {
         case .live(let l):
             live = l
             cloud = l.takeUpdate()?.cloud ?? VoxelCloud(voxelSize: nil, positions: [], colors: [])
-            replayFinished = false
+            replay = ReplayProgress()
         }
         framing = SceneFraming(cloud: cloud, boxSize: options.boxSize)
         let aspect = Float(options.width) / Float(max(options.height, 1))
         camera = .fitted(to: framing, aspect: aspect, yawDegrees: options.yaw, pitchDegrees: options.pitch, distance: options.distance)
         camera.mode = options.trackball ? .trackball : .turntable
         renderer.setCloud(cloud)
-        applyGrade()
+        uploadGrade()
         updateOverlays()
         glfwSwapInterval(options.vsync ? 1 : 0)
     }
@@ -63,7 +79,7 @@ final class ViewerSession {
         context.close()
     }
 
-    var strategy: any RenderStrategy { strategies[strategyIndex] }
+    var strategy: any RenderStrategy { strategies[strategyKind]! }
     var cloud: VoxelCloud { renderer?.cloud ?? VoxelCloud(voxelSize: nil, positions: [], colors: []) }
     var boxSize: Float { framing.boxSize * options.boxScale }
 
@@ -71,9 +87,8 @@ final class ViewerSession {
     func pollLive() -> Bool {
         guard let live, let renderer, let update = live.takeUpdate() else { return false }
         renderer.apply(update)
-        framesDone = update.framesDone
-        frameCount = update.frameCount
-        replayFinished = update.finished
+        replay = ReplayProgress(framesDone: update.framesDone, frameCount: update.frameCount, finished: update.finished,
+                                failed: update.failure != nil)
         if !update.appended.isEmpty || update.reset {
             if update.cloud.voxelSize == nil && options.boxSize == nil && framing.boxSizeInferred && !update.reset
                 && update.cloud.count < 2 * update.appended.lowerBound {
@@ -112,40 +127,146 @@ final class ViewerSession {
                           colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] })
     }
 
+    // MARK: Strategies and sizes
+
+    /// Draws with `kind` from now on.
+    func selectStrategy(_ kind: StrategyKind) {
+        strategyKind = kind
+        strategyBeforeGamut = nil
+    }
+
+    /// The next strategy of `StrategyKind.allCases` (the previous one when `backwards`).
+    func cycleStrategy(backwards: Bool) {
+        selectStrategy(strategyKind.cycled(backwards: backwards))
+    }
+
+    /// Switches to the wide-gamut highlight, or back to the strategy shown before it.
+    func toggleGamutHighlight() {
+        if strategyKind == .gamut {
+            strategyKind = strategyBeforeGamut ?? StrategyKind.allCases[0]
+            strategyBeforeGamut = nil
+        } else {
+            strategyBeforeGamut = strategyKind
+            strategyKind = .gamut
+        }
+    }
+
+    /// Scales what the strategy sizes: the point diameter (1…64 pixels) for points, the box
+    /// scale (0.05…20) for boxes.
+    func scaleSize(by factor: Float) {
+        if strategy.preferredGeometry == .points {
+            options.pointSize = min(max(options.pointSize * factor, 1), 64)
+        } else {
+            options.boxScale = min(max(options.boxScale * factor, 0.05), 20)
+        }
+    }
+
+    // MARK: Background and overlays
+
+    /// The next background of `Background.allCases`.
+    func cycleBackground() {
+        options.background = options.background.cycled()
+        updateOverlays()
+    }
+
+    /// Shows or hides the axes.
+    func toggleAxes() {
+        options.showAxes.toggle()
+        updateOverlays()
+    }
+
+    /// Shows or hides the ground grid.
+    func toggleGrid() {
+        options.showGrid.toggle()
+        updateOverlays()
+    }
+
+    private func updateOverlays() {
+        renderer?.setOverlays(axes: options.showAxes, grid: options.showGrid, framing: framing, background: options.background.rgb)
+    }
+
+    // MARK: Grade
+
+    /// The next look of the L cycle (the previous one when `backwards`); strength and adjustments stay.
+    func cycleLook(backwards: Bool) {
+        grade = Self.nextLook(after: grade, fileLook: fileLook, backwards: backwards)
+    }
+
+    /// Moves `control` by `steps` steps of 0.1, within its range.
+    func step(_ control: GradeControl, by steps: Int) {
+        grade[keyPath: control.keyPath] = control.stepped(grade[keyPath: control.keyPath], by: steps)
+    }
+
+    /// Strength 1 and neutral adjustments; the look (built-in or file) stays.
+    func resetAdjustments() {
+        grade = Self.resetAdjustments(of: grade)
+    }
+
     /// `grade` with the next look of the cycle (the previous one when `backwards`): the built-in
     /// looks in order, then `fileLook` when there is one. Strength and adjustments are kept.
     nonisolated static func nextLook(after grade: Grade, fileLook: ColorCube?, backwards: Bool) -> Grade {
-        let builtins = Look.allCases
-        let count = builtins.count + (fileLook == nil ? 0 : 1)
-        let current = grade.lookCube != nil && fileLook != nil ? builtins.count : builtins.firstIndex(of: grade.look) ?? 0
-        let next = (current + (backwards ? count - 1 : 1)) % count
+        let cycle = Look.allCases.map(Grade.LookSource.builtin) + (fileLook.map { [.cube($0)] } ?? [])
+        let current = cycle.firstIndex(of: grade.look) ?? 0
         var result = grade
-        if next == builtins.count {
-            result.lookCube = fileLook
-            result.look = .natural  // unused beside a file look; kept neutral so equal grades compare equal
-        } else {
-            result.lookCube = nil
-            result.look = builtins[next]
-        }
+        result.look = cycle[(current + (backwards ? cycle.count - 1 : 1)) % cycle.count]
         return result
     }
 
-    /// `grade` with strength 1 and neutral adjustments; the look (built-in or file) stays.
+    /// `grade` with every `GradeControl` neutral (strength 1, adjustments 0); the look stays.
     nonisolated static func resetAdjustments(of grade: Grade) -> Grade {
         var result = grade
-        result.strength = 1
-        result.adjustments = .neutral
+        for control in GradeControl.allCases { result[keyPath: control.keyPath] = control.neutral }
         return result
     }
 
     /// Rebuilds the colour cube from `grade` and uploads it.
-    func applyGrade() {
+    private func uploadGrade() {
         renderer?.setGrade(grade.isIdentity ? nil : grade.cube())
     }
 
-    func updateOverlays() {
-        renderer?.setOverlays(axes: options.showAxes, grid: options.showGrid, framing: framing, background: options.background)
+    /// A line describing the grade: look, strength and the non-zero adjustments.
+    var gradeDescription: String {
+        var parts: [String]
+        switch grade.look {
+        case .builtin(let look): parts = ["look \(look.rawValue)"]
+        case .cube: parts = ["look file"]
+        }
+        for control in GradeControl.allCases where grade[keyPath: control.keyPath] != control.neutral {
+            let value = grade[keyPath: control.keyPath]
+            parts.append(control.rawValue + " " + String(format: control == .strength ? "%.1f" : "%+.1f", value))
+        }
+        return parts.joined(separator: ", ")
     }
+
+    // MARK: Camera
+
+    /// Changes the camera. A move by the person (`touching`) stops a live replay re-framing the
+    /// growing cloud; the camera still widens its clip range to take the cloud in.
+    func moveCamera(touching: Bool = true, _ change: (inout OrbitCamera) -> Void) {
+        if touching { cameraTouched = true }
+        change(&camera)
+    }
+
+    /// Fits the whole cloud into view, keeping the direction.
+    func fitView() {
+        camera.fit(framing, aspect: aspect)
+    }
+
+    /// The view the session started with (the options' angles and distance, fitted to the cloud
+    /// as it is now); the rotation mode stays, and a live replay re-frames again.
+    func resetView() {
+        let mode = camera.mode
+        camera = .fitted(to: framing, aspect: aspect, yawDegrees: options.yaw, pitchDegrees: options.pitch, distance: options.distance)
+        camera.mode = mode
+        cameraTouched = false
+    }
+
+    /// Turns the camera slowly by itself, or stops.
+    func toggleAutoOrbit() {
+        options.autoOrbit.toggle()
+    }
+
+    // MARK: Drawing
 
     func settings(height: Int) -> RenderSettings {
         var s = RenderSettings()
@@ -161,7 +282,7 @@ final class ViewerSession {
     func draw(width: Int, height: Int, levelOfDetail: Bool = true) throws {
         guard let renderer else { return }
         lastGeometry = try renderer.draw(strategy: strategy, camera: camera, settings: settings(height: height),
-                                         width: width, height: height, background: options.background,
+                                         width: width, height: height, background: options.background.rgb,
                                          boxBudget: options.boxBudget, pointBudget: levelOfDetail ? options.pointBudget : .max)
     }
 
@@ -170,23 +291,10 @@ final class ViewerSession {
     func screenshot(width: Int, height: Int, levelOfDetail: Bool = false) throws -> PNGImage {
         let framebuffer = try GLFramebuffer(width: width, height: height)
         framebuffer.bind()
-        let previousCamera = camera
         try draw(width: width, height: height, levelOfDetail: levelOfDetail)
-        camera = previousCamera
         glFinish()
         let pixels = framebuffer.readRGB()
         glBindFramebuffer(GLe(GL_FRAMEBUFFER), 0)
         return PNGImage(width: width, height: height, channels: 3, samples: pixels)
-    }
-
-    /// A line describing the grade: look, strength and the non-zero adjustments.
-    var gradeDescription: String {
-        var parts = [grade.lookCube != nil ? "look file" : "look \(grade.look.rawValue)"]
-        if grade.strength != 1 { parts.append(String(format: "strength %.1f", grade.strength)) }
-        let a = grade.adjustments
-        for (name, value) in [("brightness", a.brightness), ("contrast", a.contrast), ("temperature", a.temperature), ("saturation", a.saturation)] where value != 0 {
-            parts.append(name + " " + String(format: "%+.1f", value))
-        }
-        return parts.joined(separator: ", ")
     }
 }

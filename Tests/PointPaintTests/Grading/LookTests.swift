@@ -50,31 +50,29 @@ import Testing
     @Test func adjustmentsDoWhatTheySay() {
         let grey = SIMD3<Double>(repeating: 0.5)
         for s in Self.samples { #expect(Adjustments.neutral.apply(s) == s) }
-        #expect(abs(Adjustments(brightness: 1).apply(grey).x - 0.5.squareRoot()) < 1e-12)
+        #expect(isApproximatelyEqual(Adjustments(brightness: 1).apply(grey).x, 0.5.squareRoot(), tolerance: Tolerance.double))
         #expect(Adjustments(brightness: -1).apply(grey).x == 0.25)
         #expect(Adjustments(brightness: 1).apply(SIMD3(1, 1, 1)) == SIMD3(1, 1, 1))
         #expect(Adjustments(contrast: -1).apply(SIMD3(0.1, 0.9, 0.3)) == grey)
-        let steeper = Adjustments(contrast: 1).apply(SIMD3(0.4, 0.6, 0.5)) - SIMD3(0.3, 0.7, 0.5)
-        #expect(max(steeper.max(), (-steeper).max()) < 1e-12)
+        #expect(isApproximatelyEqual(Adjustments(contrast: 1).apply(SIMD3(0.4, 0.6, 0.5)), SIMD3(0.3, 0.7, 0.5), tolerance: Tolerance.double))
         let warm = Adjustments(temperature: 1).apply(grey), cool = Adjustments(temperature: -1).apply(grey)
         #expect(warm.x > warm.y && warm.y > warm.z)
         #expect(cool.z > cool.y && cool.y > cool.x)
         let mono = Adjustments(saturation: -1).apply(SIMD3(0.9, 0.2, 0.4))
-        #expect(abs(mono.x - mono.y) < 1e-12 && abs(mono.y - mono.z) < 1e-12)
+        #expect(isApproximatelyEqual(mono, SIMD3(repeating: mono.y), tolerance: Tolerance.double))
         let vivid = Adjustments(saturation: 1).apply(SIMD3(0.6, 0.4, 0.4))
         #expect(vivid.x - vivid.y > 0.2)
     }
 
     @Test func foldingMatchesTheParts() throws {
         let adjustments = Adjustments(brightness: 0.1, contrast: 0.2, temperature: -0.3, saturation: 0.4)
-        let grade = Grade(look: .cyanotype, strength: 0.75, adjustments: adjustments)
+        let grade = Grade(look: .builtin(.cyanotype), strength: 0.75, adjustments: adjustments)
         let cube = grade.cube(size: 17)
         let ramp = ColorCube.latticeRamp(size: 17)
         // Exact at the lattice points.
         for (i, p) in [(0, SIMD3<Int>(0, 0, 0)), (17 * 17 * 17 - 1, SIMD3(16, 16, 16)), (3 + 17 * 5 + 289 * 11, SIMD3(3, 5, 11))] {
             let input = SIMD3<Double>(Double(ramp[p.x]), Double(ramp[p.y]), Double(ramp[p.z]))
-            let d = SIMD3<Double>(cube.entries[i]) - grade.apply(input)
-            #expect(max(d.max(), (-d).max()) < 1e-6)
+            #expect(isApproximatelyEqual(SIMD3<Double>(cube.entries[i]), grade.apply(input), tolerance: 1e-6))
         }
         // Between lattice points a 65³ fold stays close to the exact grade, and much closer than
         // applying look and adjustments as two cubes in turn.
@@ -96,23 +94,26 @@ import Testing
         #expect(foldedError.reduce(0, +) <= inTurnError.reduce(0, +))
     }
 
-    @Test func foldingSkipsNothingToDo() throws {
-        #expect(ColorCube.folded() == nil)
-        #expect(ColorCube.folded(look: .noir, strength: 0) == nil)
-        #expect(ColorCube.folded(look: .natural, strength: 0.5) == nil)
-        let noir = try #require(ColorCube.folded(look: .noir, size: 9))
-        #expect(noir.maximumDifference(from: Look.noir.cube(size: 9)) < 1e-7)
-        #expect(ColorCube.folded(adjustments: Adjustments(saturation: 0.1))?.size == Grade.defaultCubeSize)
+    @Test func aGradeThatChangesNothingSaysSo() throws {
+        #expect(Grade().isIdentity)
+        #expect(Grade(look: .builtin(.noir), strength: 0).isIdentity)
+        #expect(Grade(strength: 0.5).isIdentity)
+        let noir = Grade(look: .builtin(.noir))
+        #expect(!noir.isIdentity)
+        #expect(noir.cube(size: 9).maximumDifference(from: Look.noir.cube(size: 9)) < 1e-7)
+        let adjusted = Grade(adjustments: Adjustments(saturation: 0.1))
+        #expect(!adjusted.isIdentity && adjusted.cube().size == Grade.defaultCubeSize)
+        #expect(!Grade(look: .cube(.identity(size: 2))).isIdentity, "a file look is applied even when it happens to be the identity")
     }
 
-    @Test func aFileCubeReplacesTheLookAndKeepsItsSize() throws {
+    @Test func aFileLookKeepsItsSize() throws {
         let file = gradingRandomCube(size: 12, seed: 8)
-        let folded = try #require(ColorCube.folded(look: .noir, lookCube: file))
+        let folded = Grade(look: .cube(file)).cube()
         #expect(folded.size == 12)
         #expect(folded.maximumDifference(from: file) < 1e-7)
-        let half = try #require(ColorCube.folded(lookCube: file, strength: 0.5))
+        let half = Grade(look: .cube(file), strength: 0.5).cube()
         #expect(half.maximumDifference(from: file.withStrength(0.5)) < 1e-6)
-        let resized = try #require(ColorCube.folded(lookCube: file, size: 7))
+        let resized = Grade(look: .cube(file)).cube(size: 7)
         #expect(resized.size == 7)
     }
 }

@@ -3,10 +3,10 @@ import Testing
 @testable import PointPaint
 
 /// OpenEXR depth against files the OpenEXR project's own Python binding wrote
-/// (`Fixtures/exr/make_fixtures.py`): every sample of the known ramp, in each compression and
+/// (`Tests/Fixtures/EXR/make_fixtures.py`): every sample of the known ramp, in each compression and
 /// sample type, with the channel chosen as Record3D's readers must.
 @Suite struct EXRImageTests {
-    static func fixture(_ name: String) -> String { RepositoryFile.path("Tests/PointPaintTests/Imaging/Fixtures/exr/\(name)") }
+    static func fixture(_ name: String) -> String { RepositoryFile.path("Tests/Fixtures/EXR/\(name)") }
 
     /// The ramp the fixtures hold: 1 + 0.02 x + 0.01 y metres, NaN at (7, 5).
     static func ramp(_ x: Int, _ y: Int) -> Float { x == 7 && y == 5 ? .nan : Float(1.0 + 0.02 * Double(x) + 0.01 * Double(y)) }

@@ -10,8 +10,8 @@ enum ExternalTool {
         // signals of other tests' child processes cause.
         let scratch = TemporaryDirectory("pointpaint-tool")
         let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments

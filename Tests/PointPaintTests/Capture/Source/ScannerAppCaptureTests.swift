@@ -104,7 +104,7 @@ import Testing
     @Test func depthFromOpenEXR() throws {
         let dir = try Self.export()
         // The OpenEXR fixture is a 64 × 48 float ramp in metres with one NaN.
-        let fixture = RepositoryFile.path("Tests/PointPaintTests/Imaging/Fixtures/exr/z_zip_float.exr")
+        let fixture = RepositoryFile.path("Tests/Fixtures/EXR/z_zip_float.exr")
         try FileManager.default.removeItem(atPath: dir.file(Self.name("depth", 1, ".png")))
         try FileManager.default.copyItem(atPath: fixture, toPath: dir.file(Self.name("depth", 1, ".exr")))
         let source = try ScannerAppCapture(path: dir.path)

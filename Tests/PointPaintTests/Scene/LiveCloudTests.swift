@@ -34,7 +34,21 @@ struct LiveCloudTests {
         #expect(reset.reset && reset.appended == 0 ..< 3)
 
         live.finish()
-        #expect(try #require(live.takeUpdate()).finished)
+        let finished = try #require(live.takeUpdate())
+        #expect(finished.finished && finished.failure == nil && live.failure == nil)
+    }
+
+    @Test("A replay that failed carries its error to the viewer and to whoever reports it, once")
+    func failure() throws {
+        let live = LiveCloud(frameCount: 3)
+        live.publish(cloud: cloud(2), framesDone: 1)
+        _ = live.takeUpdate()
+        live.finish(failure: PointPaintError(.malformed, file: "frames/000001.nv12", place: .frame(1), "expected 12 bytes, found 3"))
+        live.finish()   // a later plain finish (the replay's own) keeps the failure
+        let update = try #require(live.takeUpdate())
+        #expect(update.finished && update.framesDone == 1)
+        #expect((update.failure as? PointPaintError)?.place == .frame(1))
+        #expect((live.failure as? PointPaintError)?.kind == .malformed)
     }
 
     @Test("Pause, step and resume gate the replay thread; cancel releases it")

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A 4×4 single-precision matrix, column-major as OpenGL expects it.
-public struct Mat4: Sendable, Equatable {
+/// A 4×4 single-precision matrix, column-major as OpenGL expects it: the viewer's camera and
+/// projection. Capture poses and intrinsics use the core library's double-precision `Matrix4x4`.
+public struct Matrix4x4f: Sendable, Equatable {
     /// The four columns.
     public var c0, c1, c2, c3: SIMD4<Float>
 
@@ -14,30 +15,30 @@ public struct Mat4: Sendable, Equatable {
     }
 
     /// The identity.
-    public static let identity = Mat4(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1))
+    public static let identity = Matrix4x4f(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1))
 
     /// A translation.
-    public static func translation(_ t: SIMD3<Float>) -> Mat4 {
-        Mat4(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(t.x, t.y, t.z, 1))
+    public static func translation(_ t: SIMD3<Float>) -> Matrix4x4f {
+        Matrix4x4f(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(t.x, t.y, t.z, 1))
     }
 
     /// A right-handed perspective projection (OpenGL clip space, depth −1…1).
     /// - Parameters: fovY: vertical field of view in radians; aspect: width / height.
-    public static func perspective(fovY: Float, aspect: Float, near: Float, far: Float) -> Mat4 {
+    public static func perspective(fovY: Float, aspect: Float, near: Float, far: Float) -> Matrix4x4f {
         let f = 1 / tan(fovY / 2)
-        return Mat4(SIMD4(f / aspect, 0, 0, 0), SIMD4(0, f, 0, 0),
-                    SIMD4(0, 0, (far + near) / (near - far), -1),
-                    SIMD4(0, 0, 2 * far * near / (near - far), 0))
+        return Matrix4x4f(SIMD4(f / aspect, 0, 0, 0), SIMD4(0, f, 0, 0),
+                          SIMD4(0, 0, (far + near) / (near - far), -1),
+                          SIMD4(0, 0, 2 * far * near / (near - far), 0))
     }
 
     /// The matrix times a column vector.
-    public static func * (m: Mat4, v: SIMD4<Float>) -> SIMD4<Float> {
+    public static func * (m: Matrix4x4f, v: SIMD4<Float>) -> SIMD4<Float> {
         m.c0 * v.x + m.c1 * v.y + m.c2 * v.z + m.c3 * v.w
     }
 
     /// The product `a · b`.
-    public static func * (a: Mat4, b: Mat4) -> Mat4 {
-        Mat4(a * b.c0, a * b.c1, a * b.c2, a * b.c3)
+    public static func * (a: Matrix4x4f, b: Matrix4x4f) -> Matrix4x4f {
+        Matrix4x4f(a * b.c0, a * b.c1, a * b.c2, a * b.c3)
     }
 
     /// The 16 floats, column by column.
@@ -91,9 +92,9 @@ public struct Quat: Sendable, Equatable {
     }
 
     /// The rotation as a 4×4 matrix.
-    public var matrix: Mat4 {
+    public var matrix: Matrix4x4f {
         let x = rotate(SIMD3(1, 0, 0)), y = rotate(SIMD3(0, 1, 0)), z = rotate(SIMD3(0, 0, 1))
-        return Mat4(SIMD4(x, 0), SIMD4(y, 0), SIMD4(z, 0), SIMD4(0, 0, 0, 1))
+        return Matrix4x4f(SIMD4(x, 0), SIMD4(y, 0), SIMD4(z, 0), SIMD4(0, 0, 0, 1))
     }
 }
 

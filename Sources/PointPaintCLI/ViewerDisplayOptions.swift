@@ -1,0 +1,63 @@
+import ArgumentParser
+import PointPaint
+import PointPaintViewer
+
+/// How `view` shows the cloud: strategy, size, camera, sizes, background and overlays.
+struct ViewerDisplayOptions: ParsableArguments {
+    @Option(help: "How voxels are drawn.")
+    var strategy: StrategyKind = .shaded
+    @Option(help: "Window or screenshot size, WIDTHxHEIGHT.")
+    var size = PixelSize(width: 1280, height: 720)
+    @Option(help: "Camera yaw in degrees (0 looks along −z).")
+    var yaw: Float?
+    @Option(help: "Camera pitch in degrees (positive looks down).")
+    var pitch: Float?
+    @Option(help: "Camera distance from the cloud's centre (default: fit to view).")
+    var distance: Float?
+    @Option(help: "Point diameter in pixels (points strategy).")
+    var pointSize: Float = 4
+    @Option(help: "Box edge as a multiple of the voxel size.")
+    var boxScale: Float = 1
+    @Option(help: "Box edge in world units (default: the voxel size, else inferred from the point spacing).")
+    var boxSize: Float?
+    @Option(help: "Boxes drawn at most before falling back to points.")
+    var boxBudget = 250_000
+    @Option(help: "Background colour.")
+    var background: Background = .dark
+    @Flag(help: "Draw the axes.")
+    var axes = false
+    @Flag(help: "Draw a ground grid.")
+    var grid = false
+    @Flag(help: "Turn the camera slowly.")
+    var autoOrbit = false
+    @Flag(help: "Rotate as a trackball instead of a turntable.")
+    var trackball = false
+
+    func validate() throws {
+        guard pointSize > 0, boxScale > 0, boxBudget >= 0 else { throw ValidationError("sizes must be positive") }
+        if let boxSize, !(boxSize > 0 && boxSize.isFinite) { throw ValidationError("--box-size must be a positive number, found \(boxSize)") }
+    }
+
+    /// The viewer options these describe, grading with `grade`, titled `title`.
+    func viewerOptions(grade: Grade, title: String) -> ViewerOptions {
+        var options = ViewerOptions()
+        options.strategy = strategy
+        options.width = size.width
+        options.height = size.height
+        options.yaw = yaw
+        options.pitch = pitch
+        options.distance = distance
+        options.pointSize = pointSize
+        options.boxScale = boxScale
+        options.boxSize = boxSize
+        options.boxBudget = boxBudget
+        options.background = background
+        options.showAxes = axes
+        options.showGrid = grid
+        options.autoOrbit = autoOrbit
+        options.trackball = trackball
+        options.grade = grade
+        options.title = title
+        return options
+    }
+}
