@@ -140,11 +140,14 @@ enum SourceFiles {
     }
 
     /// Checks that a depth map of `depth` pixels can be registered to an image of `image`
-    /// pixels: the same field of view, so the same aspect ratio (within 1 %, for grids whose
-    /// sizes do not divide exactly).
+    /// pixels: the same field of view, so the same aspect ratio, within 1 % or within what
+    /// rounding each side of a scaled-down grid to whole pixels can make (dw = w·s + e₁,
+    /// dh = h·s + e₂ with |e| ≤ 1, so |dw·h − dh·w| ≤ w + h): a 64×48 image's 26×19 map is
+    /// registered, its portrait 19×26 is not.
     static func checkRegistered(depth: (width: Int, height: Int), image: (width: Int, height: Int), file: String, frame: Int) throws {
         let depthAspect = Double(depth.width) / Double(depth.height), imageAspect = Double(image.width) / Double(image.height)
-        guard abs(depthAspect / imageAspect - 1) <= 0.01 else {
+        let rounding = abs(depth.width * image.height - depth.height * image.width) <= image.width + image.height
+        guard rounding || abs(depthAspect / imageAspect - 1) <= 0.01 else {
             throw PointPaintError(.malformed, file: file, place: .frame(frame),
                                   "expected a depth map with the aspect ratio of the \(image.width)x\(image.height) image, found \(depth.width)x\(depth.height)")
         }
