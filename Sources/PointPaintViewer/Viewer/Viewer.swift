@@ -24,7 +24,7 @@ public enum Viewer {
     @MainActor
     public static func run(content: ViewerContent, options: ViewerOptions = ViewerOptions()) throws {
         guard displayAvailable else {
-            throw PointPaintError("no display to open a window on (DISPLAY is unset): use --screenshot FILE.png, or run under xvfb-run")
+            throw PointPaintError(.missing, "no display to open a window on (DISPLAY is unset): use --screenshot FILE.png, or run under xvfb-run")
         }
         let session = try ViewerSession(content: content, options: options, visible: true)
         defer { session.close() }
@@ -33,12 +33,14 @@ public enum Viewer {
     }
 
     /// Renders `cloud` offscreen (hidden window, framebuffer object) at `options.width ×
-    /// options.height`, every voxel drawn, and returns the picture as an RGB PNG image.
+    /// options.height`, within the point budget (`options.pointBudget`: a larger cloud is drawn
+    /// through its level-of-detail octree, as a still window draws it), and returns the picture as
+    /// an RGB PNG image.
     @MainActor
     public static func screenshot(cloud: VoxelCloud, options: ViewerOptions = ViewerOptions()) throws -> PNGImage {
         let renderer = try OffscreenRenderer(cloud: cloud, options: options)
         defer { renderer.close() }
-        try renderer.render(levelOfDetail: false)
+        try renderer.render(detail: .full)
         return renderer.image()
     }
 
