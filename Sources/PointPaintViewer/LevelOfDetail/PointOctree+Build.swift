@@ -9,26 +9,23 @@ extension PointOctree {
             let points = UnsafeBufferPointer(rebasing: all[0 ..< count])
             var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
             var finite = 0
-            for p in points where p.isFinite {
+            for p in points where p.hasFiniteCoordinates {
                 lo = pointwiseMin(lo, p)
                 hi = pointwiseMax(hi, p)
                 finite += 1
             }
             guard finite > 0 else { return (nil, nil, [], []) }
             let cube = OctreeCube(enclosing: (lo, hi))
+            // Filled beside the keys.
+            var order = [UInt32](unsafeUninitializedCapacity: finite) { _, initialized in initialized = finite }
             var keys = [UInt64](unsafeUninitializedCapacity: finite) { keys, initialized in
-                var j = 0
-                for p in points where p.isFinite {
-                    keys[j] = cube.key(p)
-                    j += 1
-                }
-                initialized = finite
-            }
-            var order = [UInt32](unsafeUninitializedCapacity: finite) { order, initialized in
-                var j = 0
-                for (i, p) in points.enumerated() where p.isFinite {
-                    order[j] = UInt32(i)
-                    j += 1
+                order.withUnsafeMutableBufferPointer { order in
+                    var j = 0
+                    for (i, p) in points.enumerated() where p.hasFiniteCoordinates {
+                        keys[j] = cube.key(p)
+                        order[j] = UInt32(i)
+                        j += 1
+                    }
                 }
                 initialized = finite
             }
@@ -47,8 +44,9 @@ extension PointOctree {
     static func radixSort(_ keys: inout [UInt64], _ order: inout [UInt32]) {
         let n = keys.count
         guard n > 1 else { return }
-        var spareKeys = [UInt64](repeating: 0, count: n)
-        var spareOrder = [UInt32](repeating: 0, count: n)
+        // Scratch space, written before it is read.
+        var spareKeys = [UInt64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        var spareOrder = [UInt32](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
         keys.withUnsafeMutableBufferPointer { k in
             order.withUnsafeMutableBufferPointer { o in
                 spareKeys.withUnsafeMutableBufferPointer { sk in
@@ -78,9 +76,10 @@ extension PointOctree {
 
     /// Fills node `id` (and creates its descendants) from the points `order[range]`, whose keys
     /// `keys[range]` are ascending: a node reached by at most `leafCapacity` points (or at the
-    /// deepest level) keeps them all; otherwise it keeps the first point of each grid cell and
-    /// its children take the rest, which stay in key order, so each child's share is a contiguous
-    /// run. Both buffers are overwritten within `range`.
+    /// deepest level) keeps them all; otherwise it keeps the point of each grid cell nearest the
+    /// cell's centre (a cell's points are a contiguous run of keys) and its children take the
+    /// rest, which stay in key order, so each child's share is a contiguous run. Both buffers are
+    /// overwritten within `range`.
     /// - Complexity: O(points × levels below the node).
     static func buildSubtree(_ id: Int, range: Range<Int>, keys: UnsafeMutablePointer<UInt64>, order: UnsafeMutablePointer<UInt32>,
                              nodes: inout [Node], cube: OctreeCube) {
@@ -91,21 +90,31 @@ extension PointOctree {
             nodes[id].cells = nil
             return
         }
-        // The first point of each cell stays here; the rest move down, in order, to the front.
+        // One point of each cell (the one nearest its centre: `cellRank`) stays here; the rest
+        // move down, in order, to the front.
         let cellShift = UInt64(3 * (OctreeCube.bitsPerAxis - level - gridBits))
         var kept: [UInt32] = []
         var write = range.lowerBound
-        var previous = UInt64.max
-        for i in range {
-            let key = keys[i], cell = key >> cellShift
-            if cell != previous {
-                kept.append(order[i])
-                previous = cell
-            } else {
-                keys[write] = key
+        var runStart = range.lowerBound
+        while runStart < range.upperBound {
+            let cell = keys[runStart] >> cellShift
+            var best = runStart, end = runStart + 1
+            if end < range.upperBound && keys[end] >> cellShift == cell {
+                // More than one point in the cell (a lone point needs no rank).
+                var bestRank = cellRank(keys[runStart], level: level)
+                while end < range.upperBound && keys[end] >> cellShift == cell {
+                    let rank = cellRank(keys[end], level: level)
+                    if rank < bestRank { (best, bestRank) = (end, rank) }
+                    end += 1
+                }
+            }
+            kept.append(order[best])
+            for i in runStart ..< end where i != best {
+                keys[write] = keys[i]
                 order[write] = order[i]
                 write += 1
             }
+            runStart = end
         }
         nodes[id].points = kept
         nodes[id].isLeaf = false
@@ -132,10 +141,13 @@ private struct RadixSorter {
     let keys: UnsafeMutablePointer<UInt64>, order: UnsafeMutablePointer<UInt32>
     let spareKeys: UnsafeMutablePointer<UInt64>, spareOrder: UnsafeMutablePointer<UInt32>
 
-    static let bits = 11, buckets = 1 << bits
+    /// Bits a digit.
+    static var bits: Int { 11 }
+    /// Buckets a digit.
+    static var buckets: Int { 1 << bits }
     /// Runs at most this long are sorted least significant digit first (keys, order and spares
     /// fit the cache).
-    static let cachedRun = 1 << 15
+    static var cachedRun: Int { 1 << 15 }
 
     /// Sorts `range`.
     func sort(_ range: Range<Int>) {
@@ -153,10 +165,10 @@ private struct RadixSorter {
         // bucket on its own.
         let split = min(Self.bits, max(1, UInt64.bitWidth - (n / (Self.cachedRun / 2)).leadingZeroBitCount))
         let shift = UInt64(max(width - split, 0)), buckets = 1 << split
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * buckets) { table in
+        var storage = [Int](repeating: 0, count: 2 * buckets)
+        storage.withUnsafeMutableBufferPointer { table in
             let counts = UnsafeMutableBufferPointer(rebasing: table[0 ..< buckets])
-            let offsets = UnsafeMutableBufferPointer(rebasing: table[buckets...])
-            counts.initialize(repeating: 0)
+            let offsets = UnsafeMutableBufferPointer(rebasing: table[buckets ..< 2 * buckets])
             for i in range { counts[Int(truncatingIfNeeded: keys[i] >> shift) & (buckets - 1)] += 1 }
             var sum = range.lowerBound
             for b in 0 ..< buckets {
@@ -199,13 +211,13 @@ private struct RadixSorter {
     private func leastSignificantFirst(_ range: Range<Int>, width: Int) {
         let n = range.count, base = range.lowerBound
         let digits = (width + Self.bits - 1) / Self.bits
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: (digits + 1) * Self.buckets) { counts in
-            counts.initialize(repeating: 0)
+        var table = [Int](repeating: 0, count: (digits + 1) * Self.buckets)
+        table.withUnsafeMutableBufferPointer { counts in
             for i in range {
                 let key = keys[i]
                 for d in 0 ..< digits { counts[d * Self.buckets + Int(truncatingIfNeeded: key >> UInt64(d * Self.bits)) & (Self.buckets - 1)] += 1 }
             }
-            let offsets = UnsafeMutableBufferPointer(rebasing: counts[(digits * Self.buckets)...])
+            let offsets = UnsafeMutableBufferPointer(rebasing: counts[digits * Self.buckets ..< (digits + 1) * Self.buckets])
             var source = (keys + base, order + base), target = (spareKeys + base, spareOrder + base)
             for d in 0 ..< digits {
                 let shift = UInt64(d * Self.bits)

@@ -1,7 +1,8 @@
 extension PointOctree {
     /// Adds the points `range` of `positions` (a live cloud's newly appended voxels) to a tree
     /// holding the points before `range.lowerBound`: each goes down from the root, taking a free
-    /// grid cell, or the cell of a point it precedes (which goes on down in its place), until a
+    /// grid cell, or the cell of a point farther from the cell's centre (which goes on down in its
+    /// place), until a
     /// leaf keeps it; a leaf past `leafCapacity` splits. When the points' bounds need another cube,
     /// the tree is rebuilt from all of `positions[..<range.upperBound]` instead (a live cloud does
     /// so a few times as it grows).
@@ -12,7 +13,7 @@ extension PointOctree {
         guard !range.isEmpty else { return false }
         var lo = bounds?.min ?? SIMD3(repeating: .infinity), hi = bounds?.max ?? SIMD3(repeating: -.infinity)
         var any = bounds != nil
-        for i in range where positions[i].isFinite {
+        for i in range where positions[i].hasFiniteCoordinates {
             lo = pointwiseMin(lo, positions[i])
             hi = pointwiseMax(hi, positions[i])
             any = true
@@ -27,7 +28,7 @@ extension PointOctree {
             locations.append(contentsOf: repeatElement(Self.noLocation, count: range.upperBound - locations.count))
         }
         positions.withUnsafeBufferPointer { p in
-            for i in range where p[i].isFinite { insertPoint(UInt32(i), p) }
+            for i in range where p[i].hasFiniteCoordinates { insertPoint(UInt32(i), p) }
         }
         return false
     }
@@ -75,7 +76,7 @@ extension PointOctree {
             if let slot = nodes[id].cells![cell].map(Int.init) {
                 let occupant = nodes[id].points[slot]
                 let occupantKey = cube.key(positions[Int(occupant)])
-                if Self.precedes(point, key, occupant, occupantKey, positions) {
+                if Self.holdsCell(point, key, over: occupant, occupantKey, level: level, positions) {
                     nodes[id].points[slot] = point
                     place(point, id, slot)
                     (point, key) = (occupant, occupantKey)

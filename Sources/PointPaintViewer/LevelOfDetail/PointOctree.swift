@@ -1,16 +1,17 @@
 import Foundation
 
 /// A level-of-detail octree over a cloud's points, in the manner of Potree: every node keeps a
-/// grid-subsampled share of the points that reach it (at most one per cell of a 64³ grid over the
-/// node's cube) and passes the rest to its children, which refine it; a node reached by at most
+/// grid-subsampled share of the points that reach it (one per occupied cell of a 64³ grid over the
+/// node's cube, the point nearest the cell's centre) and passes the rest to its children, which
+/// refine it; a node reached by at most
 /// `leafCapacity` points keeps them all. Drawing the nodes nearest and largest on screen first
 /// until a point budget is spent (`select(_:budget:minimumSpacingPixels:)`) shows the whole
 /// cloud coarsely and the part in front of the camera finely.
 ///
 /// The octree holds indices into the cloud's arrays, not the points: the renderer gathers each
 /// node's positions and colours when it uploads it. Nodes are a function of the set of points
-/// alone: a cell keeps the point with the smallest Morton key (ties broken by the position's bits,
-/// then the index), so any insertion order, and growing the tree point by point
+/// alone: a cell keeps the point nearest its centre (ties broken by the Morton key, the position's
+/// bits, then the index), so any insertion order, and growing the tree point by point
 /// (`insert(_:of:)`, for a live replay) or building it at once, give the same nodes with the same
 /// points. A batch build lists each node's points in key order, so the same points in any order
 /// give identical nodes.
@@ -151,7 +152,32 @@ public struct PointOctree: Sendable {
         changed[Int32(node), default: IndexSet()].insert(integersIn: slots)
     }
 
-    /// Whether point `a` (key `ka`) precedes `b` (key `kb`) for a grid cell: the smaller key, then
+    /// How far a point of key `key` lies from the centre of its grid cell in a level-`level` node,
+    /// in the keys' own terms (smaller is nearer): below the cell, the point lies in one of eight
+    /// sub-cells; nearest the centre is the point whose every further octant digit points back
+    /// towards the centre, the digit's complement, so the rank is the key's remaining digits with
+    /// that complement taken away (exclusive or), most significant first.
+    @inline(__always)
+    static func cellRank(_ key: UInt64, level: Int) -> UInt64 {
+        let below = 3 * (OctreeCube.bitsPerAxis - level - gridBits) - 3
+        guard below > 0 else { return 0 }
+        let rest = (UInt64(1) << UInt64(below)) - 1
+        let toward = ~(key >> UInt64(below)) & 7
+        return (key ^ (toward &* 0x1249_2492_4924_9249)) & rest
+    }
+
+    /// Whether point `a` (key `ka`) should hold a level-`level` grid cell rather than `b` (key
+    /// `kb`): the nearer to the cell's centre (`cellRank`), then the smaller key, then the smaller
+    /// position bits, then the smaller index.
+    @inline(__always)
+    static func holdsCell(_ a: UInt32, _ ka: UInt64, over b: UInt32, _ kb: UInt64, level: Int,
+                          _ positions: UnsafeBufferPointer<SIMD3<Float>>) -> Bool {
+        let ra = cellRank(ka, level: level), rb = cellRank(kb, level: level)
+        if ra != rb { return ra < rb }
+        return precedes(a, ka, b, kb, positions)
+    }
+
+    /// Whether point `a` (key `ka`) precedes `b` (key `kb`) in key order: the smaller key, then
     /// the smaller position bits, then the smaller index.
     @inline(__always)
     static func precedes(_ a: UInt32, _ ka: UInt64, _ b: UInt32, _ kb: UInt64, _ positions: UnsafeBufferPointer<SIMD3<Float>>) -> Bool {

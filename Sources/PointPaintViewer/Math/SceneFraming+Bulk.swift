@@ -15,7 +15,7 @@ extension SceneFraming {
     /// - Complexity: O(n) to sample, O(s log s) for the s ≤ `bulkSample` sampled.
     public static func bulkBounds(_ points: [SIMD3<Float>]) -> (min: SIMD3<Float>, max: SIMD3<Float>)? {
         var xs: [Float] = [], ys: [Float] = [], zs: [Float] = []
-        let finite = points.count { $0.isFinite }
+        let finite = points.count { $0.hasFiniteCoordinates }
         guard finite > 0 else { return nil }
         // Keep a point when its hash falls below the share that leaves about `bulkSample`.
         let threshold = finite <= bulkSample ? UInt64.max : UInt64(Double(UInt64.max) * Double(bulkSample) / Double(finite))
@@ -23,7 +23,7 @@ extension SceneFraming {
         xs.reserveCapacity(capacity)
         ys.reserveCapacity(capacity)
         zs.reserveCapacity(capacity)
-        for p in points where p.isFinite && PointHash.of(p) <= threshold {
+        for p in points where p.hasFiniteCoordinates && PointHash.of(p) <= threshold {
             xs.append(p.x)
             ys.append(p.y)
             zs.append(p.z)

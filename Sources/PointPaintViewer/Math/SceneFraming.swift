@@ -113,7 +113,7 @@ public enum PointSpacing {
     ///   `searchedPoints`, bounded neighbourhood searches).
     public static func estimate(_ points: [SIMD3<Float>]) -> Float {
         let fallback: Float = 0.05
-        var points = points.allSatisfy(\.isFinite) ? points : points.filter(\.isFinite)
+        var points = points.allSatisfy { $0.hasFiniteCoordinates } ? points : points.filter { $0.hasFiniteCoordinates }
         guard points.count >= 2, let (lo, hi) = VoxelCloud.finiteBounds(points) else { return fallback }
         let extent = hi - lo
         let largest = max(extent.x, extent.y, extent.z)

@@ -29,6 +29,8 @@ public struct FrameStatistics: Sendable, Equatable {
     public var voxelsDrawn = 0
     /// Octree nodes drawn.
     public var nodesDrawn = 0
+    /// Whether the cloud was past the point budget, so its level of detail chose what to draw.
+    public var levelOfDetail = false
     /// Whether nodes in view were left out for the point budget.
     public var budgetLimited = false
     /// Whether nodes in view were left out because they were not uploaded yet (the next frame
@@ -173,6 +175,7 @@ final class SceneRenderer {
     private func selection(_ view: OctreeView, geometry: StrategyGeometry, request: FrameRequest,
                            statistics: inout FrameStatistics) -> [(OctreeSelection.Entry, NodeBuffer)] {
         let whole = geometry == .boxes || cloud.count <= request.pointBudget
+        statistics.levelOfDetail = !whole
         var selection = octree.select(view, budget: whole ? .max : request.pointBudget,
                                       minimumSpacingPixels: whole ? 0 : request.minimumSpacingPixels)
         statistics.budgetLimited = selection.isBudgetLimited

@@ -44,9 +44,16 @@ public enum Viewer {
         return renderer.image()
     }
 
-    /// Renders `cloud` offscreen and writes a PNG to `path` (atomically).
+    /// Renders `cloud` offscreen (as `screenshot(cloud:options:)`) and writes a PNG to `path`
+    /// (atomically).
+    /// - Returns: what the frame drew (how many voxels, and whether the budget left some out).
     @MainActor
-    public static func screenshot(cloud: VoxelCloud, options: ViewerOptions = ViewerOptions(), to path: String) throws {
-        try screenshot(cloud: cloud, options: options).write(to: path)
+    @discardableResult
+    public static func screenshot(cloud: VoxelCloud, options: ViewerOptions = ViewerOptions(), to path: String) throws -> FrameStatistics {
+        let renderer = try OffscreenRenderer(cloud: cloud, options: options)
+        defer { renderer.close() }
+        let statistics = try renderer.render(detail: .full)
+        try renderer.image().write(to: path)
+        return statistics
     }
 }

@@ -141,9 +141,9 @@ final class ViewerSession {
     /// `cloud` without the points that have a non-finite coordinate (they cannot be framed or
     /// drawn); the cloud itself, not a copy, when all are finite.
     /// - Complexity: O(n).
-    static func finitePart(of cloud: VoxelCloud) -> VoxelCloud {
-        guard !cloud.positions.allSatisfy(\.isFinite) else { return cloud }
-        let keep = cloud.positions.indices.filter { cloud.positions[$0].isFinite }
+    nonisolated static func finitePart(of cloud: VoxelCloud) -> VoxelCloud {
+        guard !cloud.positions.allSatisfy({ $0.hasFiniteCoordinates }) else { return cloud }
+        let keep = cloud.positions.indices.filter { cloud.positions[$0].hasFiniteCoordinates }
         return VoxelCloud(voxelSize: cloud.voxelSize, positions: keep.map { cloud.positions[$0] },
                           colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] })
     }
