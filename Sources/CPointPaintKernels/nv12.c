@@ -1,5 +1,6 @@
-// NV12 → RGBA, nearest chroma, with AVX2 and AVX-512BW: see include/PointPaintKernels.h for the
-// arithmetic, which is FrameConverterConstants.nearestPixel's (Swift) exactly.
+// NV12 → RGBA, nearest chroma: the plain C reference and its AVX2 and AVX-512BW variants, one
+// signature for all (see include/PointPaintKernels.h for the arithmetic, which is
+// FrameConverterConstants.nearestPixel's in Swift exactly).
 //
 // Lane order. With in-lane (128-bit) byte/word interleaves, a vector of 16-bit pixels whose
 // 128-bit lane L holds pixels 4L…4L+3 and N+4L…N+4L+3 (N = 4 · lanes) comes out of
@@ -12,6 +13,35 @@
 // bytes); AVX-512 one cross-lane dword permute (`vpermd`) of 64 bytes (a dword is 4 luma pixels,
 // or 2 chroma pairs covering 4 pixels). `vpackuswb` then clamps to 0…255 for nothing.
 #include "PointPaintKernels.h"
+
+// MARK: Reference
+
+/// One pixel: the arithmetic every variant computes, as an RGBA word.
+static inline uint32_t pixel(uint8_t y, uint8_t cb, uint8_t cr, const PointPaintNV12Constants *k) {
+    int yv = (y * k->luma) >> 8;
+    int r = ((cr * k->red) >> 8) + k->redBias;
+    int g = k->greenBias - ((cb * k->greenCb) >> 8) - ((cr * k->greenCr) >> 8);
+    int b = ((cb * k->blue) >> 8) + k->blueBias;
+    int v[3] = {(yv + r) >> 6, (yv + g) >> 6, (yv + b) >> 6};
+    uint32_t out = 0xFF000000u;
+    for (int i = 0; i < 3; i++) out |= (uint32_t)(v[i] < 0 ? 0 : v[i] > 255 ? 255 : v[i]) << (8 * i);
+    return out;
+}
+
+void pointpaint_nv12_nearest_rgba_c(const uint8_t *luma, ptrdiff_t lumaStride, const uint8_t *chroma,
+                                    ptrdiff_t chromaStride, uint8_t *output, ptrdiff_t outputStride,
+                                    ptrdiff_t width, ptrdiff_t rowPairs, const PointPaintNV12Constants *k) {
+    for (ptrdiff_t i = 0; i < rowPairs; i++) {
+        const uint8_t *y0 = luma + 2 * i * lumaStride, *y1 = y0 + lumaStride, *c = chroma + i * chromaStride;
+        uint8_t *o0 = output + 2 * i * outputStride, *o1 = o0 + outputStride;
+        for (ptrdiff_t x = 0; x < width; x++) {
+            uint8_t cb = c[x & ~(ptrdiff_t)1], cr = c[x | 1];
+            uint32_t p0 = pixel(y0[x], cb, cr, k), p1 = pixel(y1[x], cb, cr, k);
+            __builtin_memcpy(o0 + 4 * x, &p0, 4);
+            __builtin_memcpy(o1 + 4 * x, &p1, 4);
+        }
+    }
+}
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -36,27 +66,20 @@ int pointpaint_cpu_kernels(void) {
     return kernels;
 }
 
-/// One pixel, scalar: the model, for widths below one vector step.
-static inline uint32_t pixel(uint8_t y, uint8_t cb, uint8_t cr, const PointPaintNV12Constants *k) {
-    int yv = (y * k->luma) >> 8;
-    int r = ((cr * k->red) >> 8) + k->redBias;
-    int g = k->greenBias - ((cb * k->greenCb) >> 8) - ((cr * k->greenCr) >> 8);
-    int b = ((cb * k->blue) >> 8) + k->blueBias;
-    int v[3] = {(yv + r) >> 6, (yv + g) >> 6, (yv + b) >> 6};
-    uint32_t out = 0xFF000000u;
-    for (int i = 0; i < 3; i++) out |= (uint32_t)(v[i] < 0 ? 0 : v[i] > 255 ? 255 : v[i]) << (8 * i);
-    return out;
-}
-
-static void scalar_pair(const uint8_t *y0, const uint8_t *y1, const uint8_t *c, uint8_t *o0, uint8_t *o1,
-                        ptrdiff_t width, const PointPaintNV12Constants *k) {
-    for (ptrdiff_t x = 0; x < width; x++) {
-        uint8_t cb = c[x & ~(ptrdiff_t)1], cr = c[x | 1];
-        uint32_t p0 = pixel(y0[x], cb, cr, k), p1 = pixel(y1[x], cb, cr, k);
-        __builtin_memcpy(o0 + 4 * x, &p0, 4);
-        __builtin_memcpy(o1 + 4 * x, &p1, 4);
-    }
-}
+/// The per-pixel constants of `k` broadcast to every 16-bit lane of `v`'s vectors, with
+/// `set1` the width's `_mm256_set1_epi16` or `_mm512_set1_epi16`.
+#define SET_COEFFICIENTS(v, k, set1)                 \
+    do {                                             \
+        (v).luma = set1((short)(k)->luma);           \
+        (v).red = set1((short)(k)->red);             \
+        (v).greenCb = set1((short)(k)->greenCb);     \
+        (v).greenCr = set1((short)(k)->greenCr);     \
+        (v).blue = set1((short)(k)->blue);           \
+        (v).redBias = set1((k)->redBias);            \
+        (v).greenBias = set1((k)->greenBias);        \
+        (v).blueBias = set1((k)->blueBias);          \
+        (v).alpha = set1(255);                       \
+    } while (0)
 
 // MARK: AVX2
 
@@ -87,15 +110,7 @@ __attribute__((target("avx2"))) static Avx2Constants avx2_constants(const PointP
     v.luma16 = avx2_mask(0);
     v.cb16 = avx2_mask(1);
     v.cr16 = avx2_mask(2);
-    v.luma = _mm256_set1_epi16((short)k->luma);
-    v.red = _mm256_set1_epi16((short)k->red);
-    v.greenCb = _mm256_set1_epi16((short)k->greenCb);
-    v.greenCr = _mm256_set1_epi16((short)k->greenCr);
-    v.blue = _mm256_set1_epi16((short)k->blue);
-    v.redBias = _mm256_set1_epi16(k->redBias);
-    v.greenBias = _mm256_set1_epi16(k->greenBias);
-    v.blueBias = _mm256_set1_epi16(k->blueBias);
-    v.alpha = _mm256_set1_epi16(255);
+    SET_COEFFICIENTS(v, k, _mm256_set1_epi16);
     return v;
 }
 
@@ -139,11 +154,10 @@ AVX2 void avx2_step(const uint8_t *y0, const uint8_t *y1, const uint8_t *c, uint
 
 /// Output bytes ahead of the stores to prefetch: whole frames (11 MB of RGBA at 1920×1440)
 /// outgrow L2, so every output line is a read for ownership from L3 or memory; asking for it
-/// half a kilobyte early overlaps those misses with the arithmetic (AVX-512BW: 0.65 → 0.56 ms a
-/// frame on a Xeon with 2 MB L2; 512 bytes measured best among 256…2048). 0.56 ms is what the
-/// same loads and stores take with no arithmetic at all: the bound for ordinary stores.
-/// (Non-temporal stores avoid the read, 0.52 ms, but leave the frame out of cache for whoever
-/// reads it next; not used.)
+/// half a kilobyte early overlaps those misses with the arithmetic, down to what the same loads
+/// and stores take with no arithmetic at all (512 bytes measured best among 256…2048; figures in
+/// Benchmarks/README.md, "Sampling"). Non-temporal stores avoid the read but leave the frame out
+/// of cache for whoever reads it next: not used.
 enum { PREFETCH_AHEAD = 512 };
 
 /// Prefetches the output lines `PREFETCH_AHEAD` bytes past `o … o + bytes` (prefetches never fault).
@@ -170,13 +184,14 @@ void pointpaint_nv12_nearest_rgba_avx2(const uint8_t *luma, ptrdiff_t lumaStride
                                        ptrdiff_t chromaStride, uint8_t *output, ptrdiff_t outputStride,
                                        ptrdiff_t width, ptrdiff_t rowPairs, const PointPaintNV12Constants *k) {
     const Avx2Constants v = avx2_constants(k);
+    if (width < 32) {
+        pointpaint_nv12_nearest_rgba_c(luma, lumaStride, chroma, chromaStride, output, outputStride, width, rowPairs, k);
+        return;
+    }
     for (ptrdiff_t i = 0; i < rowPairs; i++) {
         const uint8_t *y0 = luma + 2 * i * lumaStride, *c = chroma + i * chromaStride;
         uint8_t *o0 = output + 2 * i * outputStride;
-        if (width >= 32)
-            avx2_pair(y0, y0 + lumaStride, c, o0, o0 + outputStride, width, &v);
-        else
-            scalar_pair(y0, y0 + lumaStride, c, o0, o0 + outputStride, width, k);
+        avx2_pair(y0, y0 + lumaStride, c, o0, o0 + outputStride, width, &v);
     }
 }
 
@@ -213,15 +228,7 @@ avx512_constants(const PointPaintNV12Constants *k) {
     v.crLo = avx512_mask(1, 2, 2);
     v.cbHi = avx512_mask(8, 2, 2);
     v.crHi = avx512_mask(9, 2, 2);
-    v.luma = _mm512_set1_epi16((short)k->luma);
-    v.red = _mm512_set1_epi16((short)k->red);
-    v.greenCb = _mm512_set1_epi16((short)k->greenCb);
-    v.greenCr = _mm512_set1_epi16((short)k->greenCr);
-    v.blue = _mm512_set1_epi16((short)k->blue);
-    v.redBias = _mm512_set1_epi16(k->redBias);
-    v.greenBias = _mm512_set1_epi16(k->greenBias);
-    v.blueBias = _mm512_set1_epi16(k->blueBias);
-    v.alpha = _mm512_set1_epi16(255);
+    SET_COEFFICIENTS(v, k, _mm512_set1_epi16);
     return v;
 }
 

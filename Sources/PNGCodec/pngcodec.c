@@ -10,6 +10,10 @@
 typedef struct {
     char *err;
     size_t errlen;
+    FILE *fp;
+    /// What a failure returns when it is more than a damaged file: a negative errno, or
+    /// PPNG_TRUNCATED. 0 means PPNG_MALFORMED.
+    int status;
 } ppng_errctx;
 
 static void ppng_error(png_structp png, png_const_charp msg) {
@@ -27,31 +31,61 @@ static void set_err(char *err, size_t errlen, const char *msg) {
     if (err && errlen) snprintf(err, errlen, "%s", msg);
 }
 
+/// Reads through stdio, telling a file that ends early (PPNG_TRUNCATED) from one the system
+/// could not read (its errno); libpng's own reader says "Read Error" for both.
+static void ppng_read_data(png_structp png, png_bytep data, size_t length) {
+    ppng_errctx *ctx = (ppng_errctx *)png_get_io_ptr(png);
+    if (fread(data, 1, length, ctx->fp) == length) return;
+    if (ferror(ctx->fp)) {
+        ctx->status = -(errno ? errno : EIO);
+        png_error(png, "read failed");
+    }
+    ctx->status = PPNG_TRUNCATED;
+    png_error(png, "the file ends before its image data does");
+}
+
+/// Writes through stdio, keeping the errno of a failed write (a full disk, say).
+static void ppng_write_data(png_structp png, png_bytep data, size_t length) {
+    ppng_errctx *ctx = (ppng_errctx *)png_get_io_ptr(png);
+    if (fwrite(data, 1, length, ctx->fp) == length) return;
+    ctx->status = -(errno ? errno : EIO);
+    png_error(png, "write failed");
+}
+
+static void ppng_flush(png_structp png) {
+    ppng_errctx *ctx = (ppng_errctx *)png_get_io_ptr(png);
+    fflush(ctx->fp);
+}
+
 static int is_little_endian(void) {
     const uint16_t one = 1;
     return *(const uint8_t *)&one == 1;
 }
 
-// Opens the file, checks the signature and reads the info; leaves png/info ready for rows.
-static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppng_info *out,
-                       uint8_t **pixels, char *err, size_t errlen) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        set_err(err, errlen, strerror(errno));
-        return 1;
-    }
+// Checks the signature of the open `fp`, reads the info and, when wantPixels, the pixels; the
+// caller closes fp. `ctx` belongs to the caller's frame: what the callbacks store in it is still
+// there after libpng's longjmp back to the setjmp here (a local object changed in between would
+// not be).
+static int ppng_decode(FILE *fp, uint64_t maxPixels, int wantPixels, ppng_info *out,
+                       uint8_t **pixels, ppng_errctx *ctx) {
+    char *err = ctx->err;
+    size_t errlen = ctx->errlen;
     uint8_t sig[8];
-    if (fread(sig, 1, 8, fp) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
-        fclose(fp);
-        set_err(err, errlen, "not a PNG file (bad signature)");
-        return 1;
+    size_t got = fread(sig, 1, 8, fp);
+    if (got != 8 && ferror(fp)) {
+        int code = errno ? errno : EIO;
+        set_err(err, errlen, strerror(code));
+        return -code;
     }
-    ppng_errctx ctx = {err, errlen};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, ppng_error, ppng_warning);
+    if (got != 8 || png_sig_cmp(sig, 0, 8) != 0) {
+        set_err(err, errlen, "not a PNG file (bad signature)");
+        return PPNG_MALFORMED;
+    }
+    ctx->fp = fp;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, ppng_error, ppng_warning);
     if (!png) {
-        fclose(fp);
         set_err(err, errlen, "libpng could not start");
-        return 1;
+        return -ENOMEM;
     }
     png_infop info = png_create_info_struct(png);
     uint8_t *volatile buffer = NULL;
@@ -60,11 +94,10 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
         free(buffer);
         free(rows);
-        fclose(fp);
         if (err && errlen && err[0] == 0) set_err(err, errlen, "corrupt PNG");
-        return 1;
+        return ctx->status ? ctx->status : PPNG_MALFORMED;
     }
-    png_init_io(png, fp);
+    png_set_read_fn(png, ctx, ppng_read_data);
     png_set_sig_bytes(png, 8);
     // Headers that claim absurd sizes are refused by libpng itself before any allocation.
     png_set_user_limits(png, 1u << 20, 1u << 20);
@@ -95,7 +128,6 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
 
     if (!wantPixels) {
         png_destroy_read_struct(&png, &info, NULL);
-        fclose(fp);
         return 0;
     }
     if ((uint64_t)width * (uint64_t)height > maxPixels) {
@@ -104,33 +136,57 @@ static int ppng_decode(const char *path, uint64_t maxPixels, int wantPixels, ppn
                  (unsigned)width, (unsigned)height, (unsigned long long)maxPixels);
         set_err(err, errlen, msg);
         png_destroy_read_struct(&png, &info, NULL);
-        fclose(fp);
-        return 1;
+        return PPNG_TOO_LARGE;
     }
     size_t rowBytes = png_get_rowbytes(png, info);
     buffer = (uint8_t *)malloc(rowBytes * (size_t)height);
     rows = (png_bytep *)malloc(sizeof(png_bytep) * (size_t)height);
-    if (!buffer || !rows) png_error(png, "out of memory");
+    if (!buffer || !rows) {
+        ctx->status = -ENOMEM;
+        png_error(png, "out of memory");
+    }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = buffer + (size_t)y * rowBytes;
     png_read_image(png, rows);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    fclose(fp);
     *pixels = buffer;
     return 0;
 }
 
-int ppng_read_info(const char *path, ppng_info *info, char *err, size_t errlen) {
+int ppng_read_info(FILE *fp, ppng_info *info, char *err, size_t errlen) {
     if (err && errlen) err[0] = 0;
-    return ppng_decode(path, 0, 0, info, NULL, err, errlen);
+    ppng_errctx ctx = {err, errlen, NULL, 0};
+    return ppng_decode(fp, 0, 0, info, NULL, &ctx);
 }
 
-int ppng_read(const char *path, uint64_t maxPixels, ppng_info *info, uint8_t **out,
-              char *err, size_t errlen) {
+int ppng_read(FILE *fp, uint64_t maxPixels, ppng_info *info, uint8_t **out, char *err, size_t errlen) {
     if (err && errlen) err[0] = 0;
     *out = NULL;
-    return ppng_decode(path, maxPixels, 1, info, out, err, errlen);
+    ppng_errctx ctx = {err, errlen, NULL, 0};
+    return ppng_decode(fp, maxPixels, 1, info, out, &ctx);
+}
+
+// Encodes into the open ctx->fp (closed by the caller); `ctx` is the caller's, as in ppng_decode.
+static int ppng_encode(ppng_errctx *ctx, uint32_t width, uint32_t height, int colorType, int bitDepth,
+                       const uint8_t *data, size_t rowBytes, int compressionLevel) {
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, ctx, ppng_error, ppng_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, info ? &info : NULL);
+        if (ctx->err && ctx->errlen && ctx->err[0] == 0) set_err(ctx->err, ctx->errlen, "libpng could not write");
+        return ctx->status ? ctx->status : -EIO;
+    }
+    png_set_write_fn(png, ctx, ppng_write_data, ppng_flush);
+    png_set_compression_level(png, compressionLevel);
+    png_set_IHDR(png, info, width, height, bitDepth, colorType, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    if (bitDepth == 16 && is_little_endian()) png_set_swap(png);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(data + (size_t)y * rowBytes));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return 0;
 }
 
 int ppng_write(const char *path, uint32_t width, uint32_t height, int channels, int bitDepth,
@@ -143,38 +199,28 @@ int ppng_write(const char *path, uint32_t width, uint32_t height, int channels, 
     case 2: colorType = PNG_COLOR_TYPE_GRAY_ALPHA; break;
     case 3: colorType = PNG_COLOR_TYPE_RGB; break;
     case 4: colorType = PNG_COLOR_TYPE_RGB_ALPHA; break;
-    default: set_err(err, errlen, "channels must be 1 to 4"); return 1;
+    default: set_err(err, errlen, "channels must be 1 to 4"); return PPNG_UNSUPPORTED;
     }
     if (bitDepth != 8 && bitDepth != 16) {
         set_err(err, errlen, "bit depth must be 8 or 16");
-        return 1;
+        return PPNG_UNSUPPORTED;
     }
     FILE *fp = fopen(path, "wb");
     if (!fp) {
-        set_err(err, errlen, strerror(errno));
-        return 1;
+        int code = errno;
+        set_err(err, errlen, strerror(code));
+        return -code;
     }
-    ppng_errctx ctx = {err, errlen};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, ppng_error, ppng_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, info ? &info : NULL);
+    ppng_errctx ctx = {err, errlen, fp, 0};
+    int status = ppng_encode(&ctx, width, height, colorType, bitDepth, data, rowBytes, compressionLevel);
+    if (status != 0) {
         fclose(fp);
-        if (err && errlen && err[0] == 0) set_err(err, errlen, "libpng could not write");
-        return 1;
+        return status;
     }
-    png_init_io(png, fp);
-    png_set_compression_level(png, compressionLevel);
-    png_set_IHDR(png, info, width, height, bitDepth, colorType, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    if (bitDepth == 16 && is_little_endian()) png_set_swap(png);
-    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(data + (size_t)y * rowBytes));
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
     if (fclose(fp) != 0) {
-        set_err(err, errlen, strerror(errno));
-        return 1;
+        int code = errno ? errno : EIO;
+        set_err(err, errlen, strerror(code));
+        return -code;
     }
     return 0;
 }

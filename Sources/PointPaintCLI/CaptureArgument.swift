@@ -25,7 +25,8 @@ struct FrameOptions: ParsableArguments {
     func open() throws -> (reader: CaptureReader, encoding: YCbCrEncoding) {
         let reader = try CaptureReader(path: capture.path, checkFiles: false)
         guard (0 ..< reader.frameCount).contains(index) else {
-            throw CommandError("\(capture.path): --index: expected a frame index from 0 to \(reader.frameCount - 1), found \(index)")
+            let expected = reader.frameCount == 0 ? "a frame, but the capture holds none" : "a frame index from 0 to \(reader.frameCount - 1)"
+            throw PointPaintError(.outOfRange, file: capture.path, place: .part("--index"), "expected \(expected), found \(index)")
         }
         let info = reader.imageInfo
         return (reader, YCbCrEncoding(matrix: matrix ?? info.matrix, range: range ?? info.range))

@@ -170,8 +170,8 @@ extension LutCommand {
             func convert(_ text: String, line: Int?) throws {
                 let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
                 guard parts.count == 3, let r = Double(parts[0]), let g = Double(parts[1]), let b = Double(parts[2]) else {
-                    throw PointPaintError(file: line == nil ? nil : "stdin", place: line.map { "line \($0)" },
-                                          "expected a colour R,G,B, found '\(text)'")
+                    throw PointPaintError(.malformed, file: line == nil ? nil : "stdin", place: line.map { .line($0) },
+                                          "expected a colour R,G,B, found \(PointPaintError.quote(text))")
                 }
                 var linear = SIMD3(r, g, b)
                 if input == .encoded { linear = SRGBTransfer.decode(linear) }

@@ -87,6 +87,6 @@ struct SampleCommand: ParsableCommand {
 
     /// 8-bit codes of a colour, clamped to 0…255 (extended values saturate).
     static func bytes(_ c: SIMD3<Float>) -> SIMD3<Int> {
-        SIMD3(Int((min(max(c.x, 0), 1) * 255).rounded()), Int((min(max(c.y, 0), 1) * 255).rounded()), Int((min(max(c.z, 0), 1) * 255).rounded()))
+        SIMD3<Int>(truncatingIfNeeded: ColorMath.bytes(c))
     }
 }

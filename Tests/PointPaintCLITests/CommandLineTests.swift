@@ -81,6 +81,20 @@ func temporaryDirectory() -> String {
         #expect(result.stderr.contains(expected), "\(result.stderr)")
     }
 
+    /// A capture without frames was answered with "expected a frame index from 0 to -1".
+    @Test func frameIndexIntoACaptureWithoutFrames() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let manifest = CaptureManifest(image: CaptureImageInfo(width: 8, height: 4), frames: [])
+        try Data(manifest.jsonText().utf8).write(to: URL(fileURLWithPath: dir + "/capture.json"))
+        for command in [["frame", dir, "--index", "0", "-o", dir + "/f.png"], ["sample", dir, "--at", "0.5,0.5"]] {
+            let result = try Tool.run(command)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("--index: expected a frame, but the capture holds none, found 0"), "\(result.stderr)")
+            #expect(!result.stderr.contains("-1") && !result.stderr.contains("below 0"), "\(result.stderr)")
+        }
+    }
+
     @Test func damagedCaptureIsReportedWithFileAndPlace() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -9,17 +9,7 @@ import subprocess
 import numpy as np
 import plyfile
 
-
-def srgb_decode(v):
-    a = np.abs(v)
-    lin = np.where(a <= 0.04045, a / 12.92, ((a + 0.055) / 1.055) ** 2.4)
-    return np.sign(v) * lin
-
-
-def srgb_encode(v):
-    a = np.abs(v)
-    enc = np.where(a <= 0.0031308, a * 12.92, 1.055 * a ** (1 / 2.4) - 0.055)
-    return np.sign(v) * enc
+from test_ply_interop import srgb_decode, srgb_encode
 
 
 def test_sample_capture_replays_to_its_truth(pointpaint_bin, repo_root, tmp_path):

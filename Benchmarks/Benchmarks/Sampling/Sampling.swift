@@ -58,19 +58,6 @@ enum SamplingData {
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock], warmupIterations: 10, maxDuration: .seconds(3),
                                            maxIterations: 2000)
@@ -86,6 +73,18 @@ let benchmarks: @Sendable () -> Void = {
             converter.convert(frame, to: .rgba8, interpolation: .nearest, threads: 1, into: &out)
         }
         precondition(out[3] == 255 && out[pixels * 4 - 1] == 255, "alpha not written")
+        blackHole(out)
+    }
+
+    // RGB (what `pointpaint frame` writes): each row pair converted to RGBA in a scratch pair of
+    // rows, then copied without alpha.
+    Benchmark("Frame NV12→RGB 1920×1440, nearest, 1 core (FrameConverter)") { benchmark in
+        var out = [UInt8](repeating: 0, count: pixels * 3)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            converter.convert(frame, to: .rgb8, interpolation: .nearest, threads: 1, into: &out)
+        }
+        precondition(out.count == pixels * 3, "wrong size")
         blackHole(out)
     }
 
@@ -129,15 +128,17 @@ let benchmarks: @Sendable () -> Void = {
     // Both sampling benchmarks allocate their inputs and outputs before measuring.
     let manyXY = many.flatMap { [$0.x, $0.y] }
 
-    Benchmark("Sample 100k random points, bilinear (CapturedImageSampler)") { benchmark in
-        var out = [SIMD3<Float>](repeating: .zero, count: many.count)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let valid = sampler.sample(many, into: &out)
-            precondition(valid == many.count, "samples rejected")
+    for (name, points) in [("100k", many), ("1000", thousand)] {
+        Benchmark("Sample \(name) random points, bilinear (CapturedImageSampler)") { benchmark in
+            var out = [SIMD3<Float>](repeating: .zero, count: points.count)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let valid = sampler.sample(points, into: &out)
+                precondition(valid == points.count, "samples rejected")
+            }
+            precondition(out[0].x.isFinite, "no sample")
+            blackHole(out)
         }
-        precondition(out[0].x.isFinite, "no sample")
-        blackHole(out)
     }
 
     Benchmark("Sample 100k random points, bilinear (peer: plain C, same data)") { benchmark in
@@ -157,16 +158,6 @@ let benchmarks: @Sendable () -> Void = {
         var ours = [SIMD3<Float>](repeating: .zero, count: 1)
         sampler.sample([many[0]], into: &ours)
         precondition(abs(out[0] - ours[0].x) < 1e-3 && abs(out[2] - ours[0].z) < 1e-3, "peer disagrees")
-        blackHole(out)
-    }
-
-    Benchmark("Sample 1000 random points, bilinear (CapturedImageSampler)") { benchmark in
-        var out = [SIMD3<Float>](repeating: .zero, count: thousand.count)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let valid = sampler.sample(thousand, into: &out)
-            precondition(valid == thousand.count, "samples rejected")
-        }
         blackHole(out)
     }
 

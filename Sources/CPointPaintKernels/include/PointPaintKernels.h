@@ -4,7 +4,9 @@
 // would change that (`unsafeFlags`) make a package unusable as a dependency. These kernels are
 // plain C with per-function `__attribute__((target(...)))`, so the package builds with its
 // default flags everywhere, and callers pick a kernel with `pointpaint_cpu_kernels()`.
-// On other architectures only `pointpaint_cpu_kernels` exists (it returns 0).
+// Every variant of a conversion shares one name stem and signature, as libyuv's row functions
+// do: `…_c` is the plain reference, built everywhere; `…_avx2` and `…_avx512bw` exist on x86-64
+// only (elsewhere `pointpaint_cpu_kernels` returns 0).
 #ifndef POINTPAINT_KERNELS_H
 #define POINTPAINT_KERNELS_H
 
@@ -42,11 +44,17 @@ typedef struct {
     int16_t redBias, greenBias, blueBias;
 } PointPaintNV12Constants;
 
-#if defined(__x86_64__)
 /// Converts `rowPairs` pairs of rows (any even width ≥ 2) to RGBA: row 2i from `luma + 2i ·
-/// lumaStride` and `chroma + i · chromaStride` into `output + 2i · outputStride`. 32 pixels × 2
-/// rows a step; the last step overlaps the previous one when the width is not a multiple of 32;
-/// widths below 32 are converted one pixel at a time. Requires POINTPAINT_KERNELS_AVX2.
+/// lumaStride` and `chroma + i · chromaStride` into `output + 2i · outputStride`. One pixel at a
+/// time: the reference the vector variants equal bit for bit, on every architecture.
+void pointpaint_nv12_nearest_rgba_c(const uint8_t *luma, ptrdiff_t lumaStride, const uint8_t *chroma,
+                                    ptrdiff_t chromaStride, uint8_t *output, ptrdiff_t outputStride,
+                                    ptrdiff_t width, ptrdiff_t rowPairs, const PointPaintNV12Constants *k);
+
+#if defined(__x86_64__)
+/// The same with 256-bit vectors, 32 pixels × 2 rows a step; the last step overlaps the previous
+/// one when the width is not a multiple of 32; widths below 32 go to the reference.
+/// Requires POINTPAINT_KERNELS_AVX2.
 void pointpaint_nv12_nearest_rgba_avx2(const uint8_t *luma, ptrdiff_t lumaStride, const uint8_t *chroma,
                                        ptrdiff_t chromaStride, uint8_t *output, ptrdiff_t outputStride,
                                        ptrdiff_t width, ptrdiff_t rowPairs, const PointPaintNV12Constants *k);

@@ -2,6 +2,7 @@
 #define POINTPAINT_PNGCODEC_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /// What a PNG holds once palettes are expanded and sub-byte depths widened, and what its
 /// header (IHDR) said before that.
@@ -20,15 +21,28 @@ typedef struct {
     int sourceHasTransparency;
 } ppng_info;
 
-/// Reads only the header. Returns 0 on success; otherwise writes a message into err.
-int ppng_read_info(const char *path, ppng_info *info, char *err, size_t errlen);
+/// What the functions below return: 0 on success; a negative errno when a system call failed
+/// (open, read, write, close); otherwise one of these, with a message in err.
+enum {
+    /// Not a PNG file, or a damaged one (libpng's message says how).
+    PPNG_MALFORMED = 1,
+    /// The file ends before its image data does.
+    PPNG_TRUNCATED = 2,
+    /// The image has more pixels than the caller allows.
+    PPNG_TOO_LARGE = 3,
+    /// Encoder parameters it does not handle (channels, bit depth).
+    PPNG_UNSUPPORTED = 4,
+};
 
-/// Decodes a whole PNG into a newly malloc'ed buffer of height rows of
+/// Reads only the header from the start of fp, which the caller opened and closes. Returns 0 on
+/// success; otherwise writes a message into err.
+int ppng_read_info(FILE *fp, ppng_info *info, char *err, size_t errlen);
+
+/// Decodes a whole PNG from the start of fp (which the caller opened and closes) into a newly malloc'ed buffer of height rows of
 /// width*channels*(bitDepth/8) bytes (free it with ppng_free). Refuses images with more than
 /// maxPixels pixels before allocating anything. No gamma or colour conversion is applied:
 /// samples are the file's own values. Returns 0 on success.
-int ppng_read(const char *path, uint64_t maxPixels, ppng_info *info, uint8_t **out,
-              char *err, size_t errlen);
+int ppng_read(FILE *fp, uint64_t maxPixels, ppng_info *info, uint8_t **out, char *err, size_t errlen);
 
 /// Encodes rows of width*channels*(bitDepth/8) bytes, rowBytes apart, 16-bit samples in
 /// host byte order. Returns 0 on success.

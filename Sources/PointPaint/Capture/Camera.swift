@@ -11,10 +11,7 @@ public struct CameraIntrinsics: Sendable, Equatable {
 
     /// Creates intrinsics.
     public init(fx: Double, fy: Double, cx: Double, cy: Double) {
-        self.fx = fx
-        self.fy = fy
-        self.cx = cx
-        self.cy = cy
+        (self.fx, self.fy, self.cx, self.cy) = (fx, fy, cx, cy)
     }
 }
 

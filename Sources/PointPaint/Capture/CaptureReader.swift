@@ -6,7 +6,8 @@ import Foundation
 /// file it names is checked (existence, NV12 sizes, PNG plane headers) before any frame is used.
 /// Frames load lazily, one at a time: raw NV12 files are memory-mapped, PNG planes decoded with
 /// libpng. A reader is immutable and `Sendable`; several threads may load frames at once.
-/// Files that symbolic links place outside the capture directory are refused.
+/// Files that symbolic links place outside the capture directory are refused, and each file is
+/// opened by the resolved path that was checked.
 public final class CaptureReader: Sendable {
     /// The capture directory.
     public let directory: String
@@ -30,21 +31,9 @@ public final class CaptureReader: Sendable {
         let manifestPath = (directory as NSString).appendingPathComponent("capture.json")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw PointPaintError(file: path, "expected a capture directory holding capture.json, found no such directory")
+            throw PointPaintError(.missing, file: path, "expected a capture directory holding capture.json, found no such directory")
         }
-        var status = stat()
-        guard stat(manifestPath, &status) == 0 else {
-            throw PointPaintError(file: manifestPath, errno == ENOENT ? "missing: a capture directory must hold capture.json"
-                                                                      : "cannot read: \(FileBytes.errnoText())")
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            let kind = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "something else"
-            throw PointPaintError(file: manifestPath, "not a regular file: expected the capture's JSON manifest, found \(kind)")
-        }
-        guard Int(status.st_size) <= Self.maximumManifestBytes else {
-            throw PointPaintError(file: manifestPath, "expected a manifest of at most \(Self.maximumManifestBytes >> 20) MiB, found \(status.st_size) bytes")
-        }
-        let bytes = try FileBytes.read(manifestPath, limit: Self.maximumManifestBytes)
+        let bytes = try FileBytes.read(manifestPath, expected: "the capture's JSON manifest", limit: Self.maximumManifestBytes)
         self.directory = directory
         self.realDirectory = Self.realPath(directory) ?? directory
         self.manifest = try CaptureManifest(json: Data(bytes), file: manifestPath)
@@ -62,16 +51,27 @@ public final class CaptureReader: Sendable {
         (directory as NSString).appendingPathComponent(relative)
     }
 
+    /// A file of a frame: the path errors name, and the path to open.
+    private struct FrameFile {
+        /// The path inside the capture, as errors name it.
+        var name: String
+        /// The same file with every link resolved (checked to lie inside the capture), or `name`
+        /// when it does not exist.
+        var real: String
+        /// The frame it belongs to.
+        var frame: Int
+    }
+
     /// `relative` resolved against the capture directory, refusing a file that symbolic links
     /// place outside it. A file that does not exist is left for the caller to report.
-    private func resolveInside(_ relative: String, frame: Int) throws -> String {
+    private func file(_ relative: String, frame: Int) throws -> FrameFile {
         let full = resolve(relative)
-        guard let target = Self.realPath(full) else { return full }
+        guard let target = Self.realPath(full) else { return FrameFile(name: full, real: full, frame: frame) }
         let prefix = realDirectory.hasSuffix("/") ? realDirectory : realDirectory + "/"
         guard target.hasPrefix(prefix) else {
-            throw PointPaintError(file: full, place: "frame \(frame)", "expected a file inside the capture directory, found a link to \(target)")
+            throw PointPaintError(.malformed, file: full, place: .frame(frame), "expected a file inside the capture directory, found a link to \(target)")
         }
-        return full
+        return FrameFile(name: full, real: target, frame: frame)
     }
 
     /// The path with every symbolic link, `.` and `..` resolved, or nil when it does not exist.
@@ -85,7 +85,7 @@ public final class CaptureReader: Sendable {
     private func entry(_ index: Int) throws -> CaptureFrameEntry {
         guard manifest.frames.indices.contains(index) else {
             let range = manifest.frames.isEmpty ? "the capture holds no frames" : "expected 0 to \(manifest.frames.count - 1)"
-            throw PointPaintError(file: resolve("capture.json"), place: "frame \(index)", "no such frame: \(range)")
+            throw PointPaintError(.outOfRange, file: resolve("capture.json"), place: .frame(index), "no such frame: \(range)")
         }
         return manifest.frames[index]
     }
@@ -100,45 +100,58 @@ public final class CaptureReader: Sendable {
     ///   capture, and for any damaged or missing file.
     public func checkFiles(ofFrame index: Int) throws {
         let entry = try entry(index)
-        let info = manifest.image
         switch entry.image {
         case .nv12(let path, let lumaStride, let chromaStride):
-            let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
-            let full = try resolveInside(path, frame: index)
-            guard let size = FileBytes.size(of: full) else {
-                throw PointPaintError(file: full, place: "frame \(index)", "missing frame image")
-            }
-            guard size >= needed else {
-                throw PointPaintError(file: full, place: "frame \(index)",
-                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
-            }
+            let image = try file(path, frame: index)
+            let size = try FileBytes.regularSize(image.real, name: image.name, place: .frame(index), expected: "the frame image")
+            try checkNV12Size(size, image, lumaStride: lumaStride, chromaStride: chromaStride)
         case .planes(let y, let cb, let cr):
-            for (plane, w, h) in [(y, info.width, info.height), (cb, info.width / 2, info.height / 2), (cr, info.width / 2, info.height / 2)] {
-                try checkPlaneHeader(try resolveInside(plane, frame: index), width: w, height: h, frame: index)
+            for (plane, size) in zip([y, cb, cr], planeSizes) {
+                let plane = try file(plane, frame: index)
+                try checkPlane(try pngFile(plane) { try PNGImage.readInfo(path: plane.real) }, plane, size)
             }
         }
-        let points = try resolveInside(entry.points, frame: index)
-        guard FileBytes.size(of: points) != nil else {
-            throw PointPaintError(file: points, place: "frame \(index)", "missing feature-point file")
+        let points = try file(entry.points, frame: index)
+        _ = try FileBytes.regularSize(points.real, name: points.name, place: .frame(index), expected: "the feature-point file")
+    }
+
+    /// Throws when an NV12 file of `size` bytes is too short for the image and its strides.
+    private func checkNV12Size(_ size: Int, _ image: FrameFile, lumaStride: Int, chromaStride: Int) throws {
+        let info = manifest.image
+        let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
+        guard size >= needed else {
+            throw PointPaintError(.malformed, file: image.name, place: .frame(image.frame),
+                                  "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
         }
     }
 
-    private func checkPlaneHeader(_ path: String, width: Int, height: Int, frame: Int) throws {
-        guard FileBytes.size(of: path) != nil else {
-            throw PointPaintError(file: path, place: "frame \(frame)", "missing PNG plane")
-        }
-        try checkPlane(try PNGImage.readInfo(path: path), path, width: width, height: height, frame: frame)
+    /// The sizes of the Y, Cb and Cr planes.
+    private var planeSizes: [(width: Int, height: Int)] {
+        let info = manifest.image
+        return [(info.width, info.height), (info.width / 2, info.height / 2), (info.width / 2, info.height / 2)]
     }
 
-    /// A plane must be exactly `width`×`height` and stored as plain 8-bit greyscale: sub-byte
-    /// grey, 16-bit, palette, alpha or transparency would be widened or dropped by decoding and
-    /// give different codes from what the recorder wrote.
-    private func checkPlane(_ header: PNGHeader, _ path: String, width: Int, height: Int, frame: Int) throws {
-        guard header.width == width, header.height == height else {
-            throw PointPaintError(file: path, place: "frame \(frame)", "expected a \(width)x\(height) plane, found \(header.width)x\(header.height)")
+    /// What `read` gives, its errors naming the plane by its path inside the capture and its frame.
+    private func pngFile<R>(_ plane: FrameFile, _ read: () throws -> R) throws -> R {
+        do {
+            return try read()
+        } catch var error as PointPaintError {
+            error.file = plane.name
+            error.place = .frame(plane.frame)
+            throw error
+        }
+    }
+
+    /// A plane must be exactly its size and stored as plain 8-bit greyscale: sub-byte grey,
+    /// 16-bit, palette, alpha or transparency would be widened or dropped by decoding and give
+    /// different codes from what the recorder wrote.
+    private func checkPlane(_ header: PNGHeader, _ plane: FrameFile, _ size: (width: Int, height: Int)) throws {
+        guard header.width == size.width, header.height == size.height else {
+            throw PointPaintError(.malformed, file: plane.name, place: .frame(plane.frame),
+                                  "expected a \(size.width)x\(size.height) plane, found \(header.width)x\(header.height)")
         }
         guard header.isPlain8BitGrey else {
-            throw PointPaintError(file: path, place: "frame \(frame)",
+            throw PointPaintError(.unsupported, file: plane.name, place: .frame(plane.frame),
                                   "expected an 8-bit greyscale PNG, found \(header.sourceDescription) (\(header.channels) channel\(header.channels == 1 ? "" : "s") when decoded)")
         }
     }
@@ -159,56 +172,53 @@ public final class CaptureReader: Sendable {
         let info = manifest.image
         switch try entry(index).image {
         case .nv12(let path, let lumaStride, let chromaStride):
-            let full = try resolveInside(path, frame: index)
-            let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
-            // Check again: the file may have changed since the reader was made, and a short
-            // mapping would fault on access.
-            guard let size = FileBytes.size(of: full), size >= needed else {
-                throw PointPaintError(file: full, place: "frame \(index)",
-                                      "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(FileBytes.size(of: full).map(String.init) ?? "no file")")
-            }
-            let bytes = try ImageBytes(mapping: full, count: needed)
+            let image = try file(path, frame: index)
+            // Checked again on the very file mapped: it may have changed since the reader was
+            // made, and a short mapping would fault on access.
+            let bytes = try MappedBytes(mapping: image.real, file: image.name, place: .frame(index), expected: "the frame image")
+            try checkNV12Size(bytes.count, image, lumaStride: lumaStride, chromaStride: chromaStride)
             return NV12Image(width: info.width, height: info.height, luma: bytes, lumaOffset: 0, lumaStride: lumaStride,
                              chroma: bytes, chromaOffset: lumaStride * info.height, chromaStride: chromaStride)
         case .planes(let y, let cb, let cr):
-            let w = info.width, h = info.height
-            let luma = try readPlane(try resolveInside(y, frame: index), width: w, height: h, frame: index)
-            let cbPlane = try readPlane(try resolveInside(cb, frame: index), width: w / 2, height: h / 2, frame: index)
-            let crPlane = try readPlane(try resolveInside(cr, frame: index), width: w / 2, height: h / 2, frame: index)
-            var chroma = [UInt8](repeating: 0, count: w * h / 2)
-            chroma.withUnsafeMutableBufferPointer { out in
+            let sizes = planeSizes
+            let luma = try readPlane(try file(y, frame: index), sizes[0])
+            let cbPlane = try readPlane(try file(cb, frame: index), sizes[1])
+            let crPlane = try readPlane(try file(cr, frame: index), sizes[2])
+            let chroma = MappedBytes(count: info.width * info.height / 2) { out in
+                precondition(out.count == 2 * cbPlane.count && cbPlane.count == crPlane.count, "chroma planes of the checked size")
                 for i in 0 ..< cbPlane.count {
                     out[2 * i] = cbPlane[i]
                     out[2 * i + 1] = crPlane[i]
                 }
             }
-            return NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+            return NV12Image(width: info.width, height: info.height, luma: MappedBytes(copying: luma), chroma: chroma)
         }
     }
 
-    private func readPlane(_ path: String, width: Int, height: Int, frame: Int) throws -> [UInt8] {
-        try checkPlaneHeader(path, width: width, height: height, frame: frame)
-        let decoded: (image: PNGImage, header: PNGHeader)
+    /// Decodes a plane, checking the header of the very bytes decoded (read once): the file
+    /// may have changed since the reader was made.
+    private func readPlane(_ plane: FrameFile, _ size: (width: Int, height: Int)) throws -> [UInt8] {
         do {
-            decoded = try PNGImage.read(path: path, maximumPixels: width * height)
-        } catch var error as PointPaintError {
-            error.place = .frame(frame)
+            let decoded = try pngFile(plane) { try PNGImage.read(path: plane.real, maximumPixels: size.width * size.height) }
+            try checkPlane(decoded.header, plane, size)
+            return decoded.image.samples8
+        } catch let error as PointPaintError where error.kind == .tooLarge {
+            // More pixels than the plane has: say which size the file claims.
+            try checkPlane(try pngFile(plane) { try PNGImage.readInfo(path: plane.real) }, plane, size)
             throw error
         }
-        // Check the header of the very bytes decoded: the file may have changed since.
-        try checkPlane(decoded.header, path, width: width, height: height, frame: frame)
-        return decoded.image.samples8
     }
 
     /// Loads only the feature points of frame `index` (`.xyz`, or `.ply` with vertex x, y, z).
     /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
     ///   capture, and for any damaged or missing file.
     public func points(at index: Int) throws -> [FeaturePoint] {
-        let path = try resolveInside(try entry(index).points, frame: index)
-        let bytes = try FileBytes.read(path, limit: Self.maximumPointFileBytes)
-        if path.lowercased().hasSuffix(".ply") {
-            return try PLYFeaturePoints.parse(bytes, file: path)
+        let points = try file(try entry(index).points, frame: index)
+        let bytes = try FileBytes.read(points.real, name: points.name, place: .frame(index), expected: "the feature-point file",
+                                       limit: Self.maximumPointFileBytes)
+        if points.name.lowercased().hasSuffix(".ply") {
+            return try PLYFeaturePoints.parse(bytes, file: points.name)
         }
-        return try XYZFormat.parse(bytes, file: path)
+        return try XYZFormat.parse(bytes, file: points.name)
     }
 }

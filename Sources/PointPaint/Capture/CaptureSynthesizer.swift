@@ -164,7 +164,7 @@ public struct CaptureSynthesizer: Sendable {
     /// no channel may change by more than `edgeTolerance` (smooth gradients pass, edges do not), so each point has one true colour that an exact sampler can
     /// reproduce. (ARKit's own features sit on corners; for ground truth that would measure the
     /// edge, not the sampler.)
-    public func featurePoints(frame index: Int, camera: Camera, nextID: inout UInt64, random: inout SplitMix64) -> ([FeaturePoint], [TruthPoint]) {
+    func featurePoints(frame index: Int, camera: Camera, nextID: inout UInt64, random: inout SplitMix64) -> ([FeaturePoint], [TruthPoint]) {
         var points: [FeaturePoint] = []
         var truth: [TruthPoint] = []
         let conversion = ColorConversion(from: options.primaries, to: .srgb)

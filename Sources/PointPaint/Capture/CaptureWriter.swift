@@ -26,26 +26,37 @@ public struct CaptureWriter {
         self.directory = directory
         self.imageInfo = imageInfo
         self.encoding = encoding
-        for sub in ["", "frames", "points"] {
-            let path = (directory as NSString).appendingPathComponent(sub)
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw PointPaintError(file: path, "cannot create directory: \(error.localizedDescription)")
-            }
+        for sub in ["frames", "points"] {
+            try Self.makeDirectory((directory as NSString).appendingPathComponent(sub))
         }
     }
 
     private func path(_ relative: String) -> String { (directory as NSString).appendingPathComponent(relative) }
 
+    /// Creates `path` and any missing parents, like `mkdir -p`.
+    private static func makeDirectory(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw PointPaintError(.malformed, file: path, "expected a directory, found \(FileBytes.typeName(info.st_mode))")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw PointPaintError.system("cannot create directory", file: path)
+        }
+    }
+
     /// Writes one frame's image and points and records it for the manifest.
     public mutating func append(image: NV12Image, camera: Camera, points: [FeaturePoint], timestamp: Double) throws {
         guard image.width == imageInfo.width, image.height == imageInfo.height else {
-            throw PointPaintError(file: directory, place: "frame \(frames.count)",
+            throw PointPaintError(.malformed, file: directory, place: .frame(frames.count),
                                   "expected a \(imageInfo.width)x\(imageInfo.height) image, found \(image.width)x\(image.height)")
         }
         if let last = frames.last, timestamp <= last.timestamp {
-            throw PointPaintError(file: directory, place: "frame \(frames.count)", "expected a timestamp after \(last.timestamp), found \(timestamp)")
+            throw PointPaintError(.outOfRange, file: directory, place: .frame(frames.count), "expected a timestamp after \(last.timestamp), found \(timestamp)")
         }
         let name = String(format: "%06d", frames.count)
         let source: FrameImageSource

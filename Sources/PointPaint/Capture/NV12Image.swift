@@ -13,11 +13,11 @@ public struct NV12Image: Sendable {
     /// Bytes from one CbCr row to the next (≥ width, since a row holds width/2 pairs).
     public let chromaStride: Int
     /// The Y plane's bytes; its first row starts at `lumaOffset`.
-    public let luma: ImageBytes
+    public let luma: MappedBytes
     /// Offset of the Y plane in `luma`.
     public let lumaOffset: Int
     /// The CbCr plane's bytes (may be the same object as `luma`); first row at `chromaOffset`.
-    public let chroma: ImageBytes
+    public let chroma: MappedBytes
     /// Offset of the CbCr plane in `chroma`.
     public let chromaOffset: Int
 
@@ -28,8 +28,8 @@ public struct NV12Image: Sendable {
 
     /// Wraps existing planes. Traps if the geometry does not fit the buffers: readers check
     /// their input first and report problems as errors.
-    public init(width: Int, height: Int, luma: ImageBytes, lumaOffset: Int = 0, lumaStride: Int? = nil,
-                chroma: ImageBytes, chromaOffset: Int = 0, chromaStride: Int? = nil) {
+    public init(width: Int, height: Int, luma: MappedBytes, lumaOffset: Int = 0, lumaStride: Int? = nil,
+                chroma: MappedBytes, chromaOffset: Int = 0, chromaStride: Int? = nil) {
         let lumaStride = lumaStride ?? width
         let chromaStride = chromaStride ?? width
         precondition(width > 0 && height > 0 && width % 2 == 0 && height % 2 == 0, "width and height must be even and positive")
@@ -50,7 +50,7 @@ public struct NV12Image: Sendable {
     /// Builds a tightly packed image (strides = width) from a Y plane of `width*height` bytes and
     /// a CbCr plane of `width*height/2` interleaved bytes.
     public init(width: Int, height: Int, lumaPlane: [UInt8], chromaPlane: [UInt8]) {
-        self.init(width: width, height: height, luma: ImageBytes(lumaPlane), chroma: ImageBytes(chromaPlane))
+        self.init(width: width, height: height, luma: MappedBytes(copying: lumaPlane), chroma: MappedBytes(copying: chromaPlane))
     }
 
     /// Bytes a file needs to hold both planes with the given strides:

@@ -5,12 +5,12 @@ enum PLYFeaturePoints {
     static func parse(_ bytes: [UInt8], file: String) throws -> [FeaturePoint] {
         let ply = try PLYReader.read(bytes: bytes, file: file)
         guard let vertex = ply[element: "vertex"] else {
-            throw PointPaintError(file: file, place: "header", "expected a vertex element with x, y, z")
+            throw PointPaintError(.missing, file: file, place: .part("header"), "expected a vertex element with x, y, z")
         }
         var columns: [[Float]] = []
         for name in ["x", "y", "z"] {
             guard let property = vertex[property: name], property.listOffsets.isEmpty else {
-                throw PointPaintError(file: file, place: "header", "expected a scalar vertex property \(name)")
+                throw PointPaintError(.missing, file: file, place: .part("header"), "expected a scalar vertex property \(name)")
             }
             columns.append(property.values.floats())
         }
@@ -20,13 +20,13 @@ enum PLYFeaturePoints {
         for i in 0 ..< vertex.count {
             let p = SIMD3(columns[0][i], columns[1][i], columns[2][i])
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                throw PointPaintError(file: file, place: "vertex \(i)", "expected finite coordinates, found (\(p.x), \(p.y), \(p.z))")
+                throw PointPaintError(.outOfRange, file: file, place: .element("vertex", i), "expected finite coordinates, found (\(p.x), \(p.y), \(p.z))")
             }
             var id: UInt64?
             if let ids {
                 // PLY integers are at most 32 bits, so the double holds the value exactly.
                 guard ids[i] >= 0 else {
-                    throw PointPaintError(file: file, place: "vertex \(i)", "expected an unsigned id, found \(Int64(ids[i]))")
+                    throw PointPaintError(.outOfRange, file: file, place: .element("vertex", i), "expected an unsigned id, found \(Int64(ids[i]))")
                 }
                 id = UInt64(ids[i])
             }

@@ -5,16 +5,15 @@
 public enum TruthFile {
     /// The truth as a PLY file (binary little-endian).
     public static func ply(_ truth: [CaptureSynthesizer.TruthPoint]) -> PLYFile {
-        func byte(_ v: Double) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
         let properties = [
             PLYProperty(name: "x", values: .float32(truth.map(\.position.x))),
             PLYProperty(name: "y", values: .float32(truth.map(\.position.y))),
             PLYProperty(name: "z", values: .float32(truth.map(\.position.z))),
             PLYProperty(name: "frame", values: .uint32(truth.map { UInt32($0.frame) })),
             PLYProperty(name: "id", values: .uint32(truth.map { UInt32(truncatingIfNeeded: $0.id) })),
-            PLYProperty(name: "red", values: .uint8(truth.map { byte($0.extendedSRGB.x) })),
-            PLYProperty(name: "green", values: .uint8(truth.map { byte($0.extendedSRGB.y) })),
-            PLYProperty(name: "blue", values: .uint8(truth.map { byte($0.extendedSRGB.z) })),
+            PLYProperty(name: "red", values: .uint8(truth.map { ColorMath.byte($0.extendedSRGB.x) })),
+            PLYProperty(name: "green", values: .uint8(truth.map { ColorMath.byte($0.extendedSRGB.y) })),
+            PLYProperty(name: "blue", values: .uint8(truth.map { ColorMath.byte($0.extendedSRGB.z) })),
             PLYProperty(name: "red_f", values: .float32(truth.map { Float($0.extendedSRGB.x) })),
             PLYProperty(name: "green_f", values: .float32(truth.map { Float($0.extendedSRGB.y) })),
             PLYProperty(name: "blue_f", values: .float32(truth.map { Float($0.extendedSRGB.z) })),

@@ -79,41 +79,29 @@ extension ColorPrimaries {
     ///
     /// Channels outside 0…1 in the result are colours outside the sRGB gamut
     /// (see `ColorGamut.isInsideSRGB`).
-    public func extendedSRGB(fromEncoded rgb: SIMD3<Double>) -> (encoded: SIMD3<Double>, linear: SIMD3<Double>) {
+    package func extendedSRGB(fromEncoded rgb: SIMD3<Double>) -> (encoded: SIMD3<Double>, linear: SIMD3<Double>) {
         ColorConversion(from: self, to: .srgb).convert(rgb)
     }
 
     /// Encoded sRGB R′G′B′ → encoded R′G′B′ in these primaries (e.g. Display P3 output), unclamped.
-    public func encoded(fromSRGB rgb: SIMD3<Double>) -> SIMD3<Double> {
+    package func encoded(fromSRGB rgb: SIMD3<Double>) -> SIMD3<Double> {
         ColorConversion(from: .srgb, to: self).encoded(rgb)
     }
 }
 
-/// Gamut tests and clamps for RGB triples.
+/// Gamut tests for RGB triples (the clamp is `ColorMath.clampedToUnit`).
 public enum ColorGamut {
     /// The slack allowed outside 0…1 before a value counts as out of gamut: 1/65536, far below one
     /// 16-bit code, so rounding in a conversion of an in-gamut colour never flags it.
     public static let defaultTolerance = 1.0 / 65536
 
-    /// Whether every channel lies within [−tolerance, 1 + tolerance].
+    /// Whether every channel lies within [−tolerance, 1 + tolerance] (NaN is outside).
     ///
     /// Works on encoded or linear values alike: the sRGB curve maps 0…1 onto 0…1 and keeps signs.
     @inlinable
-    public static func isInsideSRGB(_ rgb: SIMD3<Double>, tolerance: Double = defaultTolerance) -> Bool {
+    public static func isInsideSRGB<F: BinaryFloatingPoint & SIMDScalar>(_ rgb: SIMD3<F>,
+                                                                         tolerance: F = F(defaultTolerance)) -> Bool {
         rgb.x >= -tolerance && rgb.y >= -tolerance && rgb.z >= -tolerance
             && rgb.x <= 1 + tolerance && rgb.y <= 1 + tolerance && rgb.z <= 1 + tolerance
-    }
-
-    /// Single-precision form of `isInsideSRGB(_:tolerance:)`.
-    @inlinable
-    public static func isInsideSRGB(_ rgb: SIMD3<Float>, tolerance: Float = Float(defaultTolerance)) -> Bool {
-        rgb.x >= -tolerance && rgb.y >= -tolerance && rgb.z >= -tolerance
-            && rgb.x <= 1 + tolerance && rgb.y <= 1 + tolerance && rgb.z <= 1 + tolerance
-    }
-
-    /// Each channel clamped to 0…1 (the simple clip to sRGB used by 8-bit exports).
-    @inlinable
-    public static func clampedToUnit(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(min(max(rgb.x, 0), 1), min(max(rgb.y, 0), 1), min(max(rgb.z, 0), 1))
     }
 }

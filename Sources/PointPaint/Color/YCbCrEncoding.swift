@@ -37,11 +37,46 @@ public enum YCbCrMatrix: String, Sendable, CaseIterable, Codable, Hashable {
 }
 
 /// How Y′CbCr codes map onto the 8-bit range.
+///
+/// The one definition of each range's scale and offset, in 8-bit levels of R′G′B′ (0…255):
+/// Y′ = (Y − `lumaOffset`) · `lumaScale` and C′ = (C − `chromaOffset`) · `chromaScale`, the
+/// colour differences that the matrix (`YCbCrMatrix.decodeCoefficients`) turns into R′G′B′.
+/// The sampler, the whole-frame converter's fixed-point constants and `YCbCrEncoding` all derive
+/// their arithmetic from these.
 public enum YCbCrRange: String, Sendable, CaseIterable, Codable, Hashable {
     /// Y 0…255, Cb/Cr 0…255 around 128 (ARKit's `420f`).
     case full
     /// Y 16…235, Cb/Cr 16…240 around 128 (`420v`).
     case video
+
+    /// The luma code of black: 0 full range, 16 video range.
+    public var lumaOffset: Double {
+        switch self {
+        case .full: 0
+        case .video: 16
+        }
+    }
+
+    /// Levels of R′G′B′ a luma code is worth: 1 full range, 255/219 video range (Y 16…235
+    /// spans 0…255).
+    public var lumaScale: Double {
+        switch self {
+        case .full: 1
+        case .video: 255.0 / 219
+        }
+    }
+
+    /// Levels a chroma code is worth: 1 full range, 255/224 video range (C 16…240 spans
+    /// −127.5…127.5 around 128).
+    public var chromaScale: Double {
+        switch self {
+        case .full: 1
+        case .video: 255.0 / 224
+        }
+    }
+
+    /// The chroma code of no colour, in either range: 128.
+    public static let chromaOffset: Double = 128
 }
 
 /// Where a 4:2:0 chroma sample sits relative to the luma samples it covers.
@@ -50,17 +85,6 @@ public enum ChromaSiting: String, Sendable, CaseIterable, Codable, Hashable {
     case center
     /// Level with the left column of luma samples (MPEG-2, H.264 default).
     case left
-}
-
-/// The RGB primaries (and white point) a capture's R′G′B′ values refer to. All three use the
-/// sRGB transfer curve in PointPaint captures, as Apple's Display P3 does.
-public enum ColorPrimaries: String, Sendable, CaseIterable, Codable, Hashable {
-    /// BT.709 / sRGB primaries, D65.
-    case srgb
-    /// Display P3: DCI-P3 primaries with a D65 white.
-    case displayP3 = "display-p3"
-    /// BT.2020 primaries, D65.
-    case bt2020
 }
 
 /// A matrix and a range: everything needed to turn Y′CbCr codes into R′G′B′ and back.
@@ -82,17 +106,9 @@ public struct YCbCrEncoding: Sendable, Hashable {
     /// Decodes 8-bit code values (possibly fractional, after interpolation) to R′G′B′ in 0…1,
     /// unclamped, exactly as DESIGN.md writes the standard in double precision.
     public func rgb(y: Double, cb: Double, cr: Double) -> SIMD3<Double> {
-        let yy: Double, u: Double, v: Double
-        switch range {
-        case .full:
-            yy = y
-            u = cb - 128
-            v = cr - 128
-        case .video:
-            yy = (y - 16) * 255 / 219
-            u = (cb - 128) * 255 / 224
-            v = (cr - 128) * 255 / 224
-        }
+        let yy = (y - range.lumaOffset) * range.lumaScale
+        let u = (cb - YCbCrRange.chromaOffset) * range.chromaScale
+        let v = (cr - YCbCrRange.chromaOffset) * range.chromaScale
         let c = matrix.decodeCoefficients
         return SIMD3(yy + c.rCr * v, yy - c.gCb * u - c.gCr * v, yy + c.bCb * u) / 255
     }
@@ -104,11 +120,7 @@ public struct YCbCrEncoding: Sendable, Hashable {
         let y = kr * r + kg * g + kb * b
         let cb = (b - y) / (2 * (1 - kb))
         let cr = (r - y) / (2 * (1 - kr))
-        switch range {
-        case .full:
-            return SIMD3(y, cb + 128, cr + 128)
-        case .video:
-            return SIMD3(16 + y * 219 / 255, 128 + cb * 224 / 255, 128 + cr * 224 / 255)
-        }
+        return SIMD3(range.lumaOffset + y / range.lumaScale, YCbCrRange.chromaOffset + cb / range.chromaScale,
+                     YCbCrRange.chromaOffset + cr / range.chromaScale)
     }
 }

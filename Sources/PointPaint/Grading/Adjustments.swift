@@ -33,7 +33,7 @@ public struct Adjustments: Sendable, Hashable, Codable {
 
     /// The adjustments applied to one encoded sRGB colour (result clamped to 0…1).
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        var v = GradingMath.clampedToUnit(rgb)
+        var v = ColorMath.clampedToUnit(rgb)
         if temperature != 0 || saturation != 0 {
             var linear = SRGBTransfer.decode(v)
             if temperature != 0 {
@@ -46,16 +46,16 @@ public struct Adjustments: Sendable, Hashable, Codable {
                 let y = GradingMath.luminance(linear)
                 linear = SIMD3(repeating: y) + (linear - SIMD3(repeating: y)) * (1 + saturation)
             }
-            v = SRGBTransfer.encode(GradingMath.clampedToUnit(linear))
+            v = SRGBTransfer.encode(ColorMath.clampedToUnit(linear))
         }
         if contrast != 0 {
-            v = GradingMath.clampedToUnit(SIMD3(repeating: 0.5) + (v - SIMD3(repeating: 0.5)) * (1 + contrast))
+            v = ColorMath.clampedToUnit(SIMD3(repeating: 0.5) + (v - SIMD3(repeating: 0.5)) * (1 + contrast))
         }
         if brightness != 0 {
             let exponent = pow(2, -brightness)
             v = SIMD3(pow(v.x, exponent), pow(v.y, exponent), pow(v.z, exponent))
         }
-        return GradingMath.clampedToUnit(v)
+        return ColorMath.clampedToUnit(v)
     }
 
     /// The adjustments as a cube of `size` points per axis.

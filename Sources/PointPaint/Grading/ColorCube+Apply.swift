@@ -1,47 +1,76 @@
 import CPointPaintSupport
 
 extension ColorCube {
-    /// Grades interleaved 8-bit colours in place: each pixel's first three samples are R′G′B′,
-    /// any further samples (alpha) are left alone. Output is rounded to the nearest code and
-    /// clamped to 0…255.
-    /// - Parameters:
-    ///   - pixels: `count · channels` samples; a trailing partial pixel is left untouched.
-    ///   - channels: 3 (RGB) or 4 (RGBA, or any 4-byte layout with colour first).
-    /// - Complexity: O(pixels), plus one 16-bit copy of the table (about 2 ms for 64³) on the
-    ///   first call for these entries; later calls reuse it. With a 64³ cube, per million colours
-    ///   on one core (release build, baseline x86-64, 2-core Xeon VM, best of several hundred runs
-    ///   of the ordo-one benchmark, table already built): photo-like colours about 7.8 ms
-    ///   trilinear (≈ 128 M colours/s) and 7.9 ms tetrahedral (≈ 126 M/s); uniformly random
-    ///   colours, whose lookups jump about the table, about 8.5 ms either way (≈ 118 M/s). The
-    ///   first call after the entries change: about 10.8 ms.
-    public func apply(to pixels: UnsafeMutableBufferPointer<UInt8>, channels: Int = 3,
-                      interpolation: Interpolation = .trilinear) {
-        precondition(channels >= 3, "colours need at least 3 channels")
-        guard let start = pixels.baseAddress else { return }
-        let count = pixels.count / channels
-        let (table, codes) = tables.eightBit(for: self)
-        table.values.withUnsafeBufferPointer { t in
-            codes.offsets.withUnsafeBufferPointer { offsets in
-                codes.fractions.withUnsafeBufferPointer { fractions in
-                    let kernel = Kernel8(table: t.baseAddress!, offsets: offsets.baseAddress!,
-                                         fractions: fractions.baseAddress!, n: size,
-                                         scale: table.scale, offset: table.offset)
-                    switch interpolation {
-                    case .trilinear: kernel.trilinear(start, count: count, channels: channels)
-                    case .tetrahedral: kernel.tetrahedral(start, count: count, channels: channels)
+    /// A cube made ready to grade 8-bit colours fast: its entries quantised to 16-bit fixed point
+    /// (`CompactCubeTable`) and the lattice cell and fraction of every 8-bit code
+    /// (`CubeCodeTable`). Make it once with `ColorCube.prepared8Bit()` and apply it to as many
+    /// buffers as needed, from any number of threads; it does not change when the cube does.
+    ///
+    /// ```swift
+    /// let grader = cube.prepared8Bit()
+    /// for var frame in frames { grader.apply(to: &frame, channels: 4) }
+    /// ```
+    public struct Prepared8Bit: Sendable {
+        /// Lattice points along each axis of the cube it was made from.
+        public var size: Int { table.size }
+        let table: CompactCubeTable
+        let codes: CubeCodeTable
+
+        init(_ cube: ColorCube) {
+            table = CompactCubeTable(cube)
+            codes = CubeCodeTable(size: cube.size)
+        }
+
+        /// Grades interleaved 8-bit colours in place: each pixel's first three samples are
+        /// R′G′B′, any further samples (alpha) are left alone. Output is rounded to the nearest
+        /// code and clamped to 0…255, within one level of `ColorCube.lookup` (tests check).
+        /// - Parameters:
+        ///   - pixels: `count · channels` samples; a trailing partial pixel is left untouched.
+        ///   - channels: 3 (RGB) or 4 (RGBA, or any 4-byte layout with colour first).
+        /// - Complexity: O(pixels), with no allocation (figures in Benchmarks/README.md,
+        ///   "Grading").
+        public func apply(to pixels: UnsafeMutableBufferPointer<UInt8>, channels: Int = 3,
+                          interpolation: Interpolation = .trilinear) {
+            precondition(channels >= 3, "colours need at least 3 channels")
+            guard let start = pixels.baseAddress else { return }
+            let count = pixels.count / channels
+            table.values.withUnsafeBufferPointer { t in
+                codes.offsets.withUnsafeBufferPointer { offsets in
+                    codes.fractions.withUnsafeBufferPointer { fractions in
+                        let kernel = Kernel8(table: t.baseAddress!, offsets: offsets.baseAddress!,
+                                             fractions: fractions.baseAddress!, n: size,
+                                             scale: table.scale, offset: table.offset)
+                        switch interpolation {
+                        case .trilinear: kernel.trilinear(start, count: count, channels: channels)
+                        case .tetrahedral: kernel.tetrahedral(start, count: count, channels: channels)
+                        }
                     }
                 }
             }
         }
+
+        /// Grades interleaved 8-bit colours in an array in place (see
+        /// `apply(to:channels:interpolation:)`).
+        public func apply(to pixels: inout [UInt8], channels: Int = 3, interpolation: Interpolation = .trilinear) {
+            pixels.withUnsafeMutableBufferPointer { apply(to: $0, channels: channels, interpolation: interpolation) }
+        }
     }
 
-    /// Grades interleaved 8-bit colours in an array in place (see `apply(to:channels:interpolation:)`).
+    /// The cube prepared for grading 8-bit colours (see `Prepared8Bit`).
+    /// - Complexity: O(size³): one pass over the entries and an allocation of half their size.
+    public func prepared8Bit() -> Prepared8Bit {
+        Prepared8Bit(self)
+    }
+
+    /// Grades interleaved 8-bit colours in an array in place: `prepared8Bit()` applied once.
+    /// Each call prepares the cube again (O(size³)): to grade many buffers with one cube, prepare
+    /// it once and keep the `Prepared8Bit`.
     public func apply(to pixels: inout [UInt8], channels: Int = 3, interpolation: Interpolation = .trilinear) {
-        pixels.withUnsafeMutableBufferPointer { apply(to: $0, channels: channels, interpolation: interpolation) }
+        prepared8Bit().apply(to: &pixels, channels: channels, interpolation: interpolation)
     }
 
-    /// Grades interleaved 16-bit colours in place (first three samples of each pixel), rounding to
-    /// the nearest code and clamping to 0…65535.
+    /// Grades interleaved 16-bit colours in place (first three samples of each pixel), each
+    /// output through `ColorMath.code(_:as:)` (clamped, rounded to the nearest code).
     public func apply(to pixels: inout [UInt16], channels: Int = 3, interpolation: Interpolation = .trilinear) {
         precondition(channels >= 3, "colours need at least 3 channels")
         let table = CubeTable(self)
@@ -51,10 +80,10 @@ extension ColorCube {
                 for i in 0 ..< count {
                     let o = i * channels
                     let input = SIMD3<Float>(Float(p[o]), Float(p[o + 1]), Float(p[o + 2])) / 65535
-                    let c = table.lookup(input, in: t, interpolation: interpolation) * 65535 + 0.5
-                    p[o] = UInt16(min(max(0, c.x), 65535))
-                    p[o + 1] = UInt16(min(max(0, c.y), 65535))
-                    p[o + 2] = UInt16(min(max(0, c.z), 65535))
+                    let c = table.lookup(input, in: t, interpolation: interpolation)
+                    p[o] = ColorMath.code(c.x, as: UInt16.self)
+                    p[o + 1] = ColorMath.code(c.y, as: UInt16.self)
+                    p[o + 2] = ColorMath.code(c.z, as: UInt16.self)
                 }
             }
         }
@@ -63,12 +92,16 @@ extension ColorCube {
     /// Grades a `PNGImage` (grey, grey+alpha, RGB or RGBA; 8 or 16 bit). Grey images are returned as
     /// RGB (or RGBA), since a graded grey is generally coloured.
     public func applied(to image: PNGImage, interpolation: Interpolation = .trilinear) -> PNGImage {
-        let expanded = image.channels >= 3 ? image : Self.expandGrey(image)
-        var out = expanded
-        if out.bitDepth == 16 {
-            apply(to: &out.samples16, channels: out.channels, interpolation: interpolation)
-        } else {
-            apply(to: &out.samples8, channels: out.channels, interpolation: interpolation)
+        var out = image.channels >= 3 ? image : Self.expandGrey(image)
+        switch out.samples {
+        case .sixteen(var samples):
+            out.samples = .sixteen([])  // `samples` is then the only reference: graded in place
+            apply(to: &samples, channels: out.channels, interpolation: interpolation)
+            out.samples = .sixteen(samples)
+        case .eight(var samples):
+            out.samples = .eight([])
+            apply(to: &samples, channels: out.channels, interpolation: interpolation)
+            out.samples = .eight(samples)
         }
         return out
     }
@@ -86,10 +119,11 @@ extension ColorCube {
             }
             return out
         }
-        if image.bitDepth == 16 {
-            return PNGImage(width: image.width, height: image.height, channels: outC, samples16: expand(image.samples16))
+        let samples: PNGSamples = switch image.samples {
+        case .eight(let s): .eight(expand(s))
+        case .sixteen(let s): .sixteen(expand(s))
         }
-        return PNGImage(width: image.width, height: image.height, channels: outC, samples: expand(image.samples8))
+        return PNGImage(width: image.width, height: image.height, channels: outC, samples: samples)
     }
 }
 

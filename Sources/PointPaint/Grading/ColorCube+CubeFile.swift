@@ -25,10 +25,7 @@ public struct CubeFile: Sendable, Equatable {
 
     /// Reads and parses the `.cube` file at `path`.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PointPaintError(file: path, "cannot read the file")
-        }
-        try self.init(parsing: [UInt8](data), file: path)
+        try self.init(parsing: FileBytes.read(path, expected: "a .cube file"), file: path)
     }
 
     /// Parses `.cube` text.
@@ -44,8 +41,7 @@ public struct CubeFile: Sendable, Equatable {
     ///   the domain lines too), rows before `LUT_3D_SIZE`, too many or too few rows, an empty
     ///   domain.
     public init(parsing bytes: [UInt8], file: String? = nil) throws {
-        var parser = CubeTextParser(bytes: bytes, file: file)
-        let parsed = try parser.parse()
+        let parsed = try bytes.withUnsafeBytes { try CubeTextParser(file: file).parse($0) }
         title = parsed.title
         var cube = ColorCube(size: parsed.size, entries: parsed.entries)
         if parsed.domainMin != .zero || parsed.domainMax != SIMD3(repeating: 1) {
@@ -143,15 +139,15 @@ public enum ColorCubeFileFormat: String, Sendable, CaseIterable {
     public init(path: String) throws {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         guard let format = ColorCubeFileFormat(rawValue: ext) else {
-            throw PointPaintError(file: path, "a colour cube file must end in .png or .cube")
+            throw PointPaintError(.unsupported, file: path, "a colour cube file must end in .png or .cube")
         }
         self = format
     }
 }
 
-/// A line-by-line reader of `.cube` text over bytes, numbers parsed with `strtod`.
+/// A line-by-line reader of `.cube` text through a `ByteCursor`: lines end with LF, CRLF or CR,
+/// values are separated by blanks, a UTF-8 byte-order mark before the first line is skipped.
 private struct CubeTextParser {
-    let bytes: [UInt8]
     let file: String?
 
     struct Result {
@@ -162,161 +158,150 @@ private struct CubeTextParser {
         var domainMax: SIMD3<Float>
     }
 
-    init(bytes: [UInt8], file: String?) {
-        self.bytes = bytes + [0]  // NUL-terminated for strtod
-        self.file = file
+    func error(_ kind: PointPaintError.Kind, _ line: Int, _ message: String) -> PointPaintError {
+        PointPaintError(kind, file: file, place: .line(line), message)
     }
 
-    func error(_ line: Int, _ message: String) -> PointPaintError {
-        PointPaintError(file: file, place: "line \(line)", message)
-    }
-
-    mutating func parse() throws -> Result {
+    func parse(_ raw: UnsafeRawBufferPointer) throws -> Result {
         var title: String?
         var size: Int?
         var sizeLine = 0
         var entries = [SIMD3<Float>]()
         var domainMin = SIMD3<Float>(repeating: 0), domainMax = SIMD3<Float>(repeating: 1)
+        var domainLine: Int?
+        var cursor = ByteCursor(raw)
+        cursor.skipByteOrderMark()
         var lineNumber = 0
-        var start = 0
-        let end = bytes.count - 1
-        try bytes.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            while start < end {
-                lineNumber += 1
-                var stop = start
-                while stop < end && buffer[stop] != UInt8(ascii: "\n") { stop += 1 }
-                defer { start = stop + 1 }
-                var first = start
-                while first < stop && Self.isBlank(buffer[first]) { first += 1 }
-                // A quoted title may hold a `#`: read it before comments are trimmed.
-                if let text = Self.title(buffer, first, stop) {
-                    title = text
-                    continue
+        while !cursor.isAtEnd {
+            lineNumber = cursor.line
+            cursor.skipBlanks()
+            var content = cursor.restOfLine()
+            cursor.endLine()
+            // A quoted title may hold a `#`: read it before comments are trimmed.
+            if let text = Self.title(content) {
+                title = text
+                continue
+            }
+            if let hash = content.firstIndex(of: UInt8(ascii: "#")) { content = UnsafeRawBufferPointer(rebasing: content[..<hash]) }
+            var words = ByteCursor(content)
+            guard let first = words.nextToken() else { continue }
+            let c = first[0]
+            let isNumber = (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                || Self.isNonFiniteWord(first)
+            if isNumber {
+                guard let n = size else {
+                    throw error(.malformed, lineNumber, "expected LUT_3D_SIZE before the table rows")
                 }
-                // Trim a comment and surrounding blanks (including a Windows CR).
-                var last = stop
-                if let hash = (first ..< stop).first(where: { buffer[$0] == UInt8(ascii: "#") }) { last = hash }
-                while last > first && Self.isBlank(buffer[last - 1]) { last -= 1 }
-                if first == last { continue }
-                let c = buffer[first]
-                let isNumber = (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
-                    || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
-                    || Self.startsWithNonFiniteWord(buffer, first, last)
-                if isNumber {
-                    guard let n = size else {
-                        throw error(lineNumber, "table rows before LUT_3D_SIZE")
-                    }
-                    let v = try numbers(base, first, last, line: lineNumber)
-                    guard v.count == 3 else {
-                        throw error(lineNumber, "expected three numbers (R G B), found \(v.count)")
-                    }
-                    guard entries.count < n * n * n else {
-                        throw error(lineNumber, "more than the \(n * n * n) rows LUT_3D_SIZE \(n) needs")
-                    }
-                    entries.append(SIMD3(Float(v[0]), Float(v[1]), Float(v[2])))
-                    continue
+                var row = SIMD3<Float>()
+                var count = 0
+                var token: UnsafeRawBufferPointer? = first
+                while let t = token {
+                    let v = try number(t, line: lineNumber)
+                    if count < 3 { row[count] = Float(v) }
+                    count += 1
+                    token = words.nextToken()
                 }
-                var wordEnd = first
-                while wordEnd < last && !Self.isBlank(buffer[wordEnd]) { wordEnd += 1 }
-                let word = String(decoding: UnsafeBufferPointer(rebasing: buffer[first ..< wordEnd]), as: UTF8.self)
-                switch word {
-                case "LUT_3D_SIZE":
-                    guard entries.isEmpty, size == nil else { throw error(lineNumber, "LUT_3D_SIZE given twice or after table rows") }
-                    let v = try numbers(base, wordEnd, last, line: lineNumber)
-                    guard v.count == 1, let n = Int(exactly: v[0]), ColorCube.sizeRange.contains(n) else {
-                        throw error(lineNumber, "LUT_3D_SIZE must be one whole number in 2…256")
-                    }
-                    size = n
-                    sizeLine = lineNumber
-                    entries.reserveCapacity(n * n * n)
-                case "LUT_1D_SIZE":
-                    throw error(lineNumber, "1D tables (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
-                case "DOMAIN_MIN", "DOMAIN_MAX":
-                    let v = try numbers(base, wordEnd, last, line: lineNumber)
-                    guard v.count == 3 else { throw error(lineNumber, "\(word) needs three numbers, found \(v.count)") }
-                    let d = SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
-                    if word == "DOMAIN_MIN" { domainMin = d } else { domainMax = d }
-                case "LUT_3D_INPUT_RANGE":
-                    let v = try numbers(base, wordEnd, last, line: lineNumber)
-                    guard v.count == 2 else { throw error(lineNumber, "LUT_3D_INPUT_RANGE needs two numbers, found \(v.count)") }
-                    domainMin = SIMD3(repeating: Float(v[0]))
-                    domainMax = SIMD3(repeating: Float(v[1]))
-                default:
-                    continue  // an unknown keyword, such as LUT_1D_INPUT_RANGE or LUT_IN_VIDEO_RANGE
+                guard count == 3 else {
+                    throw error(.malformed, lineNumber, "expected three numbers (R G B), found \(count)")
                 }
+                guard entries.count < n * n * n else {
+                    throw error(.malformed, lineNumber, "more than the \(n * n * n) rows LUT_3D_SIZE \(n) needs")
+                }
+                entries.append(row)
+                continue
+            }
+            let word = String(decoding: first, as: UTF8.self)
+            switch word {
+            case "LUT_3D_SIZE":
+                guard entries.isEmpty, size == nil else { throw error(.malformed, lineNumber, "LUT_3D_SIZE given twice or after table rows") }
+                let v = try numbers(&words, line: lineNumber)
+                guard v.count == 1, let n = Int(exactly: v[0]) else {
+                    throw error(.malformed, lineNumber, "LUT_3D_SIZE must be one whole number in 2…256")
+                }
+                guard ColorCube.sizeRange.contains(n) else {
+                    throw error(.outOfRange, lineNumber, "LUT_3D_SIZE must be one whole number in 2…256, found \(n)")
+                }
+                size = n
+                sizeLine = lineNumber
+                entries.reserveCapacity(n * n * n)
+            case "LUT_1D_SIZE":
+                throw error(.unsupported, lineNumber, "1D tables (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
+            case "DOMAIN_MIN", "DOMAIN_MAX":
+                let v = try numbers(&words, line: lineNumber)
+                guard v.count == 3 else { throw error(.malformed, lineNumber, "\(word) needs three numbers, found \(v.count)") }
+                let d = SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
+                if word == "DOMAIN_MIN" { domainMin = d } else { domainMax = d }
+                domainLine = lineNumber
+            case "LUT_3D_INPUT_RANGE":
+                let v = try numbers(&words, line: lineNumber)
+                guard v.count == 2 else { throw error(.malformed, lineNumber, "LUT_3D_INPUT_RANGE needs two numbers, found \(v.count)") }
+                domainMin = SIMD3(repeating: Float(v[0]))
+                domainMax = SIMD3(repeating: Float(v[1]))
+                domainLine = lineNumber
+            default:
+                continue  // an unknown keyword, such as LUT_1D_INPUT_RANGE or LUT_IN_VIDEO_RANGE
             }
         }
         guard let size else {
-            throw PointPaintError(file: file, "no LUT_3D_SIZE line: not a 3D .cube file")
+            throw PointPaintError(.missing, file: file, "no LUT_3D_SIZE line: not a 3D .cube file")
         }
         guard entries.count == size * size * size else {
-            throw error(lineNumber, "the table ends after \(entries.count) rows; LUT_3D_SIZE \(size) on line \(sizeLine) needs \(size * size * size)")
+            throw error(.malformed, lineNumber, "the table ends after \(entries.count) rows; LUT_3D_SIZE \(size) on line \(sizeLine) needs \(size * size * size)")
         }
         guard domainMin.x < domainMax.x, domainMin.y < domainMax.y, domainMin.z < domainMax.z else {
-            throw PointPaintError(file: file, "DOMAIN_MIN must be below DOMAIN_MAX in every channel")
+            throw PointPaintError(.outOfRange, file: file, place: domainLine.map { .line($0) },
+                                  "DOMAIN_MIN must be below DOMAIN_MAX in every channel")
         }
         return Result(title: title, size: size, entries: entries, domainMin: domainMin, domainMax: domainMax)
     }
 
-    /// The title when the line `first..<stop` is a `TITLE` line: the text between the quotes
-    /// (a `#` inside them is part of it), or, unquoted, the rest of the line before a comment.
-    static func title(_ buffer: UnsafeBufferPointer<UInt8>, _ first: Int, _ stop: Int) -> String? {
+    /// The title when `line` (blanks before it skipped) is a `TITLE` line: the text between the
+    /// quotes (a `#` inside them is part of it), or, unquoted, the rest of the line before a
+    /// comment.
+    static func title(_ line: UnsafeRawBufferPointer) -> String? {
         // Called for every line: table rows fail the first byte test without allocating.
         let keyword = "TITLE".utf8
-        guard stop - first >= keyword.count, buffer[first] == UInt8(ascii: "T"),
-              buffer[first ..< first + keyword.count].elementsEqual(keyword) else { return nil }
-        var i = first + keyword.count
-        guard i == stop || isBlank(buffer[i]) else { return nil }
-        while i < stop && isBlank(buffer[i]) { i += 1 }
-        var end = stop
-        if i < stop && buffer[i] == UInt8(ascii: "\"") {
+        guard line.count >= keyword.count, line[0] == UInt8(ascii: "T"), line.prefix(keyword.count).elementsEqual(keyword) else { return nil }
+        var i = keyword.count
+        guard i == line.count || ByteCursor.isBlank(line[i]) else { return nil }
+        while i < line.count && ByteCursor.isBlank(line[i]) { i += 1 }
+        var end = line.count
+        if i < line.count && line[i] == UInt8(ascii: "\"") {
             i += 1
-            end = (i ..< stop).first { buffer[$0] == UInt8(ascii: "\"") } ?? stop
+            end = line[i...].firstIndex(of: UInt8(ascii: "\"")) ?? line.count
         } else {
-            if let hash = (i ..< stop).first(where: { buffer[$0] == UInt8(ascii: "#") }) { end = hash }
-            while end > i && isBlank(buffer[end - 1]) { end -= 1 }
+            if let hash = line[i...].firstIndex(of: UInt8(ascii: "#")) { end = hash }
+            while end > i && ByteCursor.isBlank(line[end - 1]) { end -= 1 }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: buffer[i ..< end]), as: UTF8.self)
+        return String(decoding: line[i ..< end], as: UTF8.self)
     }
 
-    /// Whether `first..<last` starts with a word `strtod` reads as NaN or infinity (`nan`,
-    /// `inf`, `infinity`, `nan(…)` in any case): a table row with a bad value, not a keyword.
-    static func startsWithNonFiniteWord(_ buffer: UnsafeBufferPointer<UInt8>, _ first: Int, _ last: Int) -> Bool {
-        var end = first
-        while end < last && !isBlank(buffer[end]) { end += 1 }
-        let word = String(decoding: UnsafeBufferPointer(rebasing: buffer[first ..< end]), as: UTF8.self).lowercased()
-        return word == "nan" || word == "inf" || word == "infinity" || word.hasPrefix("nan(")
+    /// Whether `word` is one C's `strtod` reads as NaN or infinity (`nan`, `inf`, `infinity`,
+    /// `nan(…)` in any case): a table row with a bad value, not a keyword.
+    static func isNonFiniteWord(_ word: UnsafeRawBufferPointer) -> Bool {
+        let text = String(decoding: word, as: UTF8.self).lowercased()
+        return text == "nan" || text == "inf" || text == "infinity" || text.hasPrefix("nan(")
     }
 
-    static func isBlank(_ c: UInt8) -> Bool {
-        c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r")
+    /// `token` as a finite number that a 32-bit float can hold.
+    func number(_ token: UnsafeRawBufferPointer, line: Int) throws -> Double {
+        guard let value = ByteCursor.double(token) else {
+            throw error(.malformed, line, "expected a finite number, found \(PointPaintError.quote(bytes: token))")
+        }
+        guard value.isFinite else {
+            throw error(.outOfRange, line, "expected a finite number, found \(PointPaintError.quote(bytes: token))")
+        }
+        guard Float(value).isFinite else {
+            throw error(.outOfRange, line, "expected a finite number, found \(PointPaintError.quote(bytes: token)), too large for a 32-bit float")
+        }
+        return value
     }
 
-    /// The blank-separated finite numbers in `from..<to`.
-    func numbers(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int, line: Int) throws -> [Double] {
+    /// The remaining tokens of a line as numbers (see `number`).
+    func numbers(_ words: inout ByteCursor, line: Int) throws -> [Double] {
         var values = [Double]()
-        var i = from
-        while true {
-            while i < to && Self.isBlank(base[i]) { i += 1 }
-            if i >= to { return values }
-            var stop = i
-            while stop < to && !Self.isBlank(base[stop]) { stop += 1 }
-            var endPointer: UnsafeMutablePointer<CChar>?
-            let value = UnsafeRawPointer(base + i).withMemoryRebound(to: CChar.self, capacity: stop - i) {
-                strtod($0, &endPointer)
-            }
-            let parsedEnd = endPointer.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? i
-            guard parsedEnd == stop, value.isFinite else {
-                let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
-                throw error(line, "expected a finite number, found \"\(token)\"")
-            }
-            guard Float(value).isFinite else {
-                let token = String(decoding: UnsafeBufferPointer(start: base + i, count: stop - i), as: UTF8.self)
-                throw error(line, "expected a finite number, found \"\(token)\", too large for a 32-bit float")
-            }
-            values.append(value)
-            i = stop
-        }
+        while let token = words.nextToken() { values.append(try number(token, line: line)) }
+        return values
     }
 }

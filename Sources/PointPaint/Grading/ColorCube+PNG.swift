@@ -45,7 +45,8 @@ extension ColorCube {
         let count = size * size * size
         let channels = image.channels
         var entries = [SIMD3<Float>](repeating: .zero, count: count)
-        func read<T: BinaryInteger>(_ samples: [T], maximum: Float) {
+        func read<T: FixedWidthInteger & UnsignedInteger>(_ samples: [T]) {
+            let maximum = Float(T.max)
             samples.withUnsafeBufferPointer { s in
                 for i in 0 ..< count {
                     let o = i * channels
@@ -55,10 +56,9 @@ extension ColorCube {
                 }
             }
         }
-        if image.bitDepth == 16 {
-            read(image.samples16, maximum: 65535)
-        } else {
-            read(image.samples8, maximum: 255)
+        switch image.samples {
+        case .eight(let samples): read(samples)
+        case .sixteen(let samples): read(samples)
         }
         self.init(size: size, entries: entries)
     }
@@ -74,39 +74,32 @@ extension ColorCube {
                 ? " (\(below)³ = \(below * below * below), \(below + 1)³ = \((below + 1) * (below + 1) * (below + 1)))"
                 : ""
             throw PointPaintError(
-                file: file,
+                .malformed, file: file,
                 "a colour cube image needs N³ pixels for some N in 2…256 (e.g. 512×512 or 4096×64 for N = 64), "
                     + "found \(width)×\(height) = \(pixels) pixels\(hint)")
         }
         return root
     }
 
-    /// The cube as an RGB PNG image, entries in raster order.
+    /// The cube as an RGB PNG image, entries in raster order, each channel quantised by
+    /// `ColorMath.code(_:as:)` (clamped to 0…1, rounded).
     /// - Parameters:
     ///   - bitDepth: 8 (what image editors handle everywhere) or 16 (keeps 1/65535 precision).
     ///   - layout: the image's shape; every layout reads back identically.
     public func pngImage(bitDepth: Int = 8, layout: PNGLayout = .automatic) -> PNGImage {
         precondition(bitDepth == 8 || bitDepth == 16, "PNG cubes are 8 or 16 bit")
         let (width, height) = Self.pngDimensions(size: size, layout: layout)
-        let count = entries.count
-        if bitDepth == 16 {
-            var samples = [UInt16](repeating: 0, count: count * 3)
+        func quantized<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> [T] {
+            var samples = [T](repeating: 0, count: entries.count * 3)
             for (i, e) in entries.enumerated() {
-                let v = e * 65535 + 0.5
-                samples[3 * i] = UInt16(min(max(0, v.x), 65535))
-                samples[3 * i + 1] = UInt16(min(max(0, v.y), 65535))
-                samples[3 * i + 2] = UInt16(min(max(0, v.z), 65535))
+                samples[3 * i] = ColorMath.code(e.x, as: T.self)
+                samples[3 * i + 1] = ColorMath.code(e.y, as: T.self)
+                samples[3 * i + 2] = ColorMath.code(e.z, as: T.self)
             }
-            return PNGImage(width: width, height: height, channels: 3, samples16: samples)
+            return samples
         }
-        var samples = [UInt8](repeating: 0, count: count * 3)
-        for (i, e) in entries.enumerated() {
-            let v = e * 255 + 0.5
-            samples[3 * i] = UInt8(min(max(0, v.x), 255))
-            samples[3 * i + 1] = UInt8(min(max(0, v.y), 255))
-            samples[3 * i + 2] = UInt8(min(max(0, v.z), 255))
-        }
-        return PNGImage(width: width, height: height, channels: 3, samples: samples)
+        return PNGImage(width: width, height: height, channels: 3,
+                        samples: bitDepth == 16 ? .sixteen(quantized(UInt16.self)) : .eight(quantized(UInt8.self)))
     }
 
     /// Writes the cube as a PNG (atomically); see `pngImage(bitDepth:layout:)`.

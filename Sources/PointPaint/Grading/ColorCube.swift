@@ -6,28 +6,17 @@
 /// encoded (gamma) R′G′B′ in 0…1. Between lattice points the table is interpolated
 /// (`Interpolation.trilinear` by default).
 ///
-/// The cube's value is exactly `size` and `entries` (equality compares those), so a renderer can
-/// upload the entries as a 3D texture of `size × size × size` (x = red). `SIMD3<Float>` has a
-/// stride of 16 bytes, so the array's memory is RGBx with an unused fourth float; repack it for a
-/// tightly packed RGB upload. Beside them a cube keeps the working tables of the 8-bit `apply`,
-/// built on first use and shared by copies until the entries change.
+/// A cube is a plain value, exactly `size` and `entries`, so a renderer can upload the entries
+/// as a 3D texture of `size × size × size` (x = red). `SIMD3<Float>` has a stride of 16 bytes,
+/// so the array's memory is RGBx with an unused fourth float; repack it for a tightly packed RGB
+/// upload. To grade 8-bit colours fast, prepare the cube once (`prepared8Bit()`) and apply the
+/// prepared value as often as needed.
 public struct ColorCube: Sendable, Equatable {
     /// Lattice points along each axis, 2…256.
     public let size: Int
     /// `size³` output colours, red index fastest, then green, then blue; encoded values, nominally
     /// 0…1 (values outside are kept and clamped when applied to 8-bit colours).
-    public var entries: [SIMD3<Float>] {
-        // Tables built from the old entries, or shared with a copy that keeps them, are left to
-        // that copy; an unused box of this cube's own is kept, so element-by-element writes do
-        // not allocate.
-        didSet { if !isKnownUniquelyReferenced(&tables) || tables.isBuilt { tables = CubeTables() } }
-    }
-    /// The 8-bit apply's tables for the current entries (see `CubeTables`).
-    var tables = CubeTables()
-
-    public static func == (a: ColorCube, b: ColorCube) -> Bool {
-        a.size == b.size && a.entries == b.entries
-    }
+    public var entries: [SIMD3<Float>]
 
     /// The sizes a cube may have: 2…256 points per axis.
     public static let sizeRange = 2 ... 256
@@ -88,7 +77,7 @@ public struct ColorCube: Sendable, Equatable {
 
     /// The lattice coordinates along one axis: `i/(size − 1)` for i in 0..<size, each computed in
     /// double precision and rounded once, the values of an identity cube.
-    public static func latticeRamp(size: Int) -> [Float] {
+    package static func latticeRamp(size: Int) -> [Float] {
         (0 ..< size).map { Float(Double($0) / Double(size - 1)) }
     }
 
@@ -108,8 +97,8 @@ public struct ColorCube: Sendable, Equatable {
 
     /// The cube's output for an encoded input colour; inputs outside 0…1 are clamped to it.
     ///
-    /// This is the plain reference lookup; `apply(to:channels:interpolation:)` is the fast path
-    /// for 8-bit buffers and agrees with it (tests check both).
+    /// This is the plain reference lookup; `Prepared8Bit.apply(to:channels:interpolation:)` is
+    /// the fast path for 8-bit buffers and agrees with it (tests check both).
     public func lookup(_ rgb: SIMD3<Float>, interpolation: Interpolation = .trilinear) -> SIMD3<Float> {
         let (base, f) = CubeTable.position(of: rgb, size: size)
         return entries.withUnsafeBufferPointer { e in
@@ -135,7 +124,7 @@ public struct ColorCube: Sendable, Equatable {
     /// One cube equal to applying `self` and then `next`: each of this cube's entries looked up in
     /// `next`. The result has this cube's size; it is exact at the lattice points and differs from
     /// applying the two in turn only by interpolation between them.
-    /// - Complexity: `size³` lookups (about 6–8 ms for two 64³ cubes in a release build).
+    /// - Complexity: `size³` lookups of `next` (Benchmarks/README.md, "Grading").
     public func then(_ next: ColorCube, interpolation: Interpolation = .trilinear) -> ColorCube {
         let table = CubeTable(next)
         var out = entries
@@ -175,7 +164,7 @@ public struct ColorCube: Sendable, Equatable {
     }
 
     /// The largest difference, in any channel of any entry, from `other` (which must be the same size).
-    public func maximumDifference(from other: ColorCube) -> Float {
+    package func maximumDifference(from other: ColorCube) -> Float {
         precondition(other.size == size, "cubes of different sizes")
         var worst: Float = 0
         for (a, b) in zip(entries, other.entries) {

@@ -199,29 +199,3 @@ struct CompactCubeTable: Sendable {
         }
     }
 }
-
-/// The working tables of a cube's 8-bit apply (the quantised entries and the code table), built
-/// the first time they are asked for and kept: building them for a 64³ cube costs about 2 ms
-/// (allocation included), a quarter of applying it to a million colours. A `ColorCube` holds one
-/// instance and replaces it with a new, empty one whenever its entries change, so copies of an
-/// unchanged cube share the tables and a changed cube never sees stale ones. Safe to use from many
-/// threads: the first caller builds under the lock, later ones copy the built value (two array
-/// references).
-final class CubeTables: @unchecked Sendable {
-    // Invariant: `built` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var built: (table: CompactCubeTable, codes: CubeCodeTable)?
-
-    /// Whether the tables have been built.
-    var isBuilt: Bool { lock.withLock { built != nil } }
-
-    /// The tables for `cube`, which must be the cube holding this instance.
-    func eightBit(for cube: ColorCube) -> (table: CompactCubeTable, codes: CubeCodeTable) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let built { return built }
-        let made = (CompactCubeTable(cube), CubeCodeTable(size: cube.size))
-        built = made
-        return made
-    }
-}

@@ -66,7 +66,7 @@ public struct Grade: Sendable, Equatable {
         var i = 0
         return ColorCube(size: size ?? defaultSize) { p in
             defer { i += 1 }
-            return GradingMath.clampedToUnit(adjustments.apply(p + (look(i, p) - p) * strength))
+            return ColorMath.clampedToUnit(adjustments.apply(p + (look(i, p) - p) * strength))
         }
     }
 

@@ -36,7 +36,7 @@ public enum Look: String, Sendable, CaseIterable, Codable, Hashable {
 
     /// The look applied to one encoded sRGB colour (inputs 0…1; outputs 0…1).
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        let linear = SRGBTransfer.decode(GradingMath.clampedToUnit(rgb))
+        let linear = SRGBTransfer.decode(ColorMath.clampedToUnit(rgb))
         switch self {
         case .natural:
             return rgb
@@ -88,11 +88,5 @@ enum GradingMath {
     static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
         let t = min(max((x - e0) / (e1 - e0), 0), 1)
         return t * t * (3 - 2 * t)
-    }
-
-    /// Each channel clamped to 0…1.
-    @inline(__always)
-    static func clampedToUnit(_ v: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(min(max(v.x, 0), 1), min(max(v.y, 0), 1), min(max(v.z, 0), 1))
     }
 }

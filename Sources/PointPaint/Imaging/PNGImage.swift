@@ -1,3 +1,4 @@
+import Foundation
 import PNGCodec
 
 /// A decoded PNG: rows of interleaved samples exactly as stored (no gamma or colour conversion).
@@ -11,33 +12,41 @@ public struct PNGImage: Sendable, Equatable {
     public var height: Int
     /// 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA.
     public var channels: Int
-    /// 8 or 16.
-    public var bitDepth: Int
-    /// `width * height * channels` samples, row by row, when `bitDepth == 8`.
-    public var samples8: [UInt8]
-    /// `width * height * channels` samples, row by row, when `bitDepth == 16`.
-    public var samples16: [UInt16]
+    /// `width * height * channels` samples, row by row, 8 or 16 bits each.
+    public var samples: PNGSamples
 
-    /// An 8-bit image; `samples.count` must be `width * height * channels`.
-    public init(width: Int, height: Int, channels: Int, samples: [UInt8]) {
+    /// 8 or 16, from `samples`.
+    public var bitDepth: Int { samples.bitDepth }
+
+    /// An image of `samples`, whose count must be `width * height * channels`.
+    public init(width: Int, height: Int, channels: Int, samples: PNGSamples) {
         precondition(samples.count == width * height * channels, "sample count does not match the size")
         self.width = width
         self.height = height
         self.channels = channels
-        self.bitDepth = 8
-        self.samples8 = samples
-        self.samples16 = []
+        self.samples = samples
     }
 
-    /// A 16-bit image; `samples.count` must be `width * height * channels`.
+    /// An 8-bit image; `samples.count` must be `width * height * channels`.
+    public init(width: Int, height: Int, channels: Int, samples: [UInt8]) {
+        self.init(width: width, height: height, channels: channels, samples: .eight(samples))
+    }
+
+    /// A 16-bit image; `samples16.count` must be `width * height * channels`.
     public init(width: Int, height: Int, channels: Int, samples16: [UInt16]) {
-        precondition(samples16.count == width * height * channels, "sample count does not match the size")
-        self.width = width
-        self.height = height
-        self.channels = channels
-        self.bitDepth = 16
-        self.samples8 = []
-        self.samples16 = samples16
+        self.init(width: width, height: height, channels: channels, samples: .sixteen(samples16))
+    }
+
+    /// The samples of an 8-bit image; empty for a 16-bit one (switch over `samples` to handle
+    /// both).
+    public var samples8: [UInt8] {
+        if case .eight(let s) = samples { s } else { [] }
+    }
+
+    /// The samples of a 16-bit image; empty for an 8-bit one (switch over `samples` to handle
+    /// both).
+    public var samples16: [UInt16] {
+        if case .sixteen(let s) = samples { s } else { [] }
     }
 
     /// The largest image decoded unless a caller asks for more: 256 M pixels.
@@ -48,9 +57,8 @@ public struct PNGImage: Sendable, Equatable {
     public static func readInfo(path: String) throws -> PNGHeader {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
-        guard ppng_read_info(path, &info, &message, message.count) == 0 else {
-            throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
-        }
+        let status = try withFile(path) { ppng_read_info($0, &info, &message, message.count) }
+        guard status == 0 else { throw pngError(status, message, file: path, action: "cannot read PNG") }
         return PNGHeader(info)
     }
 
@@ -65,11 +73,8 @@ public struct PNGImage: Sendable, Equatable {
         var info = ppng_info()
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>?
-        guard ppng_read(path, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count) == 0,
-              let pixels
-        else {
-            throw PointPaintError(file: path, "cannot read PNG: \(cText(message))")
-        }
+        let status = try withFile(path) { ppng_read($0, UInt64(max(maximumPixels, 0)), &info, &pixels, &message, message.count) }
+        guard status == 0, let pixels else { throw pngError(status, message, file: path, action: "cannot read PNG") }
         defer { ppng_free(pixels) }
         let header = PNGHeader(info)
         let count = header.width * header.height * header.channels
@@ -92,22 +97,45 @@ public struct PNGImage: Sendable, Equatable {
         try AtomicFile.write(to: path) { temporary in
             var message = [CChar](repeating: 0, count: 256)
             let status: Int32
-            if bitDepth == 16 {
-                status = samples16.withUnsafeBytes { raw in
+            switch samples {
+            case .sixteen(let samples):
+                status = samples.withUnsafeBytes { raw in
                     ppng_write(temporary, UInt32(width), UInt32(height), Int32(channels), 16,
                                raw.bindMemory(to: UInt8.self).baseAddress, width * channels * 2,
                                Int32(compressionLevel), &message, message.count)
                 }
-            } else {
-                status = samples8.withUnsafeBufferPointer { buffer in
+            case .eight(let samples):
+                status = samples.withUnsafeBufferPointer { buffer in
                     ppng_write(temporary, UInt32(width), UInt32(height), Int32(channels), 8,
                                buffer.baseAddress, width * channels,
                                Int32(compressionLevel), &message, message.count)
                 }
             }
-            guard status == 0 else {
-                throw PointPaintError(file: path, "cannot write PNG: \(cText(message))")
-            }
+            guard status == 0 else { throw pngError(status, message, file: path, action: "cannot write PNG") }
+        }
+    }
+}
+
+/// The samples of a `PNGImage`, row by row, interleaved: 8 or 16 bits each.
+public enum PNGSamples: Sendable, Equatable {
+    /// 8-bit samples.
+    case eight([UInt8])
+    /// 16-bit samples, in host byte order.
+    case sixteen([UInt16])
+
+    /// 8 or 16.
+    public var bitDepth: Int {
+        switch self {
+        case .eight: 8
+        case .sixteen: 16
+        }
+    }
+
+    /// The number of samples.
+    public var count: Int {
+        switch self {
+        case .eight(let s): s.count
+        case .sixteen(let s): s.count
         }
     }
 }
@@ -173,6 +201,35 @@ public enum PNGColorType: Int, Sendable, CaseIterable {
         case .greyAlpha: "greyscale with alpha"
         case .rgbAlpha: "RGB with alpha"
         }
+    }
+}
+
+/// Calls `body` with the regular file at `path` open for reading; a directory, FIFO or device is
+/// refused before libpng could block on it or read it.
+private func withFile<R>(_ path: String, _ body: (UnsafeMutablePointer<FILE>) -> R) throws -> R {
+    let (fd, _) = try FileBytes.openRegular(path, expected: "a PNG image")
+    guard let stream = fdopen(fd, "rb") else {
+        let code = errno
+        close(fd)
+        throw PointPaintError.system("cannot read PNG", file: path, errno: code)
+    }
+    defer { fclose(stream) }
+    return body(stream)
+}
+
+/// The error for a failed `ppng_` call: its status says the kind (a negative errno for a failed
+/// system call), its message the details.
+private func pngError(_ status: Int32, _ message: [CChar], file: String, action: String) -> PointPaintError {
+    if status < 0 { return PointPaintError.system(action, file: file, errno: -status) }
+    switch Int(status) {
+    case Int(PPNG_TRUNCATED):
+        return PointPaintError(.malformed, file: file, "\(action): the PNG is truncated or damaged: \(cText(message))")
+    case Int(PPNG_TOO_LARGE):
+        return PointPaintError(.tooLarge, file: file, "\(action): \(cText(message))")
+    case Int(PPNG_UNSUPPORTED):
+        return PointPaintError(.unsupported, file: file, "\(action): \(cText(message))")
+    default:
+        return PointPaintError(.malformed, file: file, "\(action): damaged or not a PNG: \(cText(message))")
     }
 }
 

@@ -36,12 +36,12 @@ extension PLYFile {
     /// - Complexity: O(vertices).
     public func cloud(file: String) throws -> VoxelCloud {
         guard let vertex = self[element: "vertex"] else {
-            throw PointPaintError(file: file, "expected a 'vertex' element, found \(elements.map { "'\($0.name)'" }.joined(separator: ", "))")
+            throw PointPaintError(.missing, file: file, "expected a 'vertex' element, found \(elements.map { "'\($0.name)'" }.joined(separator: ", "))")
         }
         var axes: [[Float]] = []
         for name in ["x", "y", "z"] {
             guard let p = vertex[property: name], case .scalar = p.type else {
-                throw PointPaintError(file: file, "expected a scalar property '\(name)' in the 'vertex' element")
+                throw PointPaintError(.missing, file: file, "expected a scalar property '\(name)' in the 'vertex' element")
             }
             axes.append(p.values.floats())
         }
@@ -79,11 +79,11 @@ extension PLYFile {
             faceHint = face.count == 6 * (n / 8) || face.count == 12 * (n / 8)
         }
         guard declared || faceHint else { return nil }
-        func notBoxes(_ why: String) throws -> VoxelCloud? {
+        func notBoxes(_ why: String, vertex: Int) throws -> VoxelCloud? {
             guard declared else { return nil }
-            throw PointPaintError(file: file, "the header says 'geometry boxes', but \(why)")
+            throw PointPaintError(.malformed, file: file, place: .element("vertex", vertex), "the header says 'geometry boxes', but \(why)")
         }
-        guard n % 8 == 0 else { return try notBoxes("the \(n) vertices are not a whole number of 8-corner boxes") }
+        guard n % 8 == 0 else { return try notBoxes("the \(n) vertices are not a whole number of 8-corner boxes", vertex: n - n % 8) }
         var centres: [SIMD3<Float>] = []
         var boxColors: [SIMD3<Float>] = []
         centres.reserveCapacity(n / 8)
@@ -106,7 +106,7 @@ extension PLYFile {
             let d = e - SIMD3(repeating: edge)
             guard seen == 0xFF, e.min() > 0, e.max() < .infinity,
                   max(d.x.magnitude, d.y.magnitude, d.z.magnitude) <= tolerance else {
-                return try notBoxes("vertices \(8 * g)…\(8 * g + 7) are not the corners of a cube with edge \(edge)")
+                return try notBoxes("vertices \(8 * g)…\(8 * g + 7) are not the corners of a cube with edge \(edge)", vertex: 8 * g)
             }
             centres.append((lo + hi) * 0.5)
             boxColors.append(colors[8 * g])
@@ -118,21 +118,10 @@ extension PLYFile {
 
     /// An 8-bit colour code scaled to 0…1, as both ways of reading a cloud scale it.
     @inline(__always)
-    static func unitValue(_ code: UInt8) -> Float { Float(code) * (1 / 255) }
+    static func unitValue(_ code: UInt8) -> Float { code.unitChannel }
 
     /// A colour channel scaled to 0…1 (integer types by their maximum).
-    static func unitChannel(_ column: PLYColumn) -> [Float] {
-        switch column {
-        case .uint8(let v): return v.map(unitValue)
-        case .uint16(let v): return v.map { Float($0) * (1 / 65535) }
-        case .int8(let v): return v.map { Float($0) / 127 }
-        case .int16(let v): return v.map { Float($0) / 32767 }
-        case .int32(let v): return v.map { Float(Double($0) / 2_147_483_647) }
-        case .uint32(let v): return v.map { Float(Double($0) / 4_294_967_295) }
-        case .float32(let v): return v
-        case .float64(let v): return v.map(Float.init)
-        }
-    }
+    static func unitChannel(_ column: PLYColumn) -> [Float] { column.values.unitChannels }
 }
 
 extension PLYReader {
@@ -146,21 +135,22 @@ extension PLYReader {
     ///
     /// - Complexity: O(file size).
     public static func readCloud(path: String) throws -> VoxelCloud {
-        try mapped(path).withUnsafeBytes { raw in
-            var (ply, offset) = try parseHeader(raw, file: path)
-            if let cloud = directCloud(ply, raw, offset: offset) { return cloud }
-            try parseData(&ply, raw, offset: offset, file: path)
+        try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { raw in
+            var (ply, data) = try parseHeader(raw, file: path)
+            if let cloud = directCloud(ply, data) { return cloud }
+            try parseData(&ply, from: data, file: path)
             return try ply.cloud(file: path)
         }
     }
 
-    /// The cloud of a binary file of fixed-size records read straight from `raw`, or nil when
+    /// The cloud of a binary file of fixed-size records read straight from `data`, or nil when
     /// the file is not of that kind (or is damaged: the full parse then says how).
-    private static func directCloud(_ header: PLYFile, _ raw: UnsafeRawBufferPointer, offset: Int) -> VoxelCloud? {
+    private static func directCloud(_ header: PLYFile, _ data: ByteCursor) -> VoxelCloud? {
         // Boxes (declared, or hinted by faces) take the full path, which folds them into voxels.
         guard header.encoding != .ascii, !header.declaresBoxes, header[element: "face"] == nil else { return nil }
         // Every element fixed-size, and all of them inside the file.
-        var start = offset, vertexStart = -1, stride = 0
+        var cursor = data
+        var vertexRecords: ByteCursor.Records?
         for e in header.elements {
             var size = 0
             for p in e.properties {
@@ -168,11 +158,11 @@ extension PLYReader {
                 size += t.size
             }
             let (bytes, overflow) = e.count.multipliedReportingOverflow(by: size)
-            guard !overflow, bytes <= raw.count - start else { return nil }
-            if e.name == "vertex", vertexStart < 0 { vertexStart = start; stride = size }
-            start += bytes
+            guard !overflow, bytes <= cursor.remaining else { return nil }
+            if e.name == "vertex", vertexRecords == nil { vertexRecords = cursor.records(stride: size, count: e.count) }
+            cursor.skip(bytes)
         }
-        guard vertexStart >= 0, let vertex = header[element: "vertex"] else { return nil }
+        guard let records = vertexRecords, let vertex = header[element: "vertex"] else { return nil }
         func field(_ name: String) -> (offset: Int, type: PLYScalarType)? {
             var at = 0
             for p in vertex.properties {
@@ -190,35 +180,26 @@ extension PLYReader {
             guard found.count == 3, found.allSatisfy({ $0.type == .uint8 || $0.type == .float32 }) else { return nil }
             channels = found
         }
-        let n = vertex.count
+        let n = records.count
         let swap = header.encoding == .binaryBigEndian
-        let base = raw.baseAddress.map { $0 + vertexStart }
-        @inline(__always) func value(_ p: UnsafeRawPointer, _ f: (offset: Int, type: PLYScalarType)) -> Float {
+        @inline(__always) func value(_ i: Int, _ f: (offset: Int, type: PLYScalarType)) -> Float {
             switch f.type {
             case .uint8:
-                return PLYFile.unitValue(p.load(fromByteOffset: f.offset, as: UInt8.self))
+                return PLYFile.unitValue(records.load(UInt8.self, record: i, offset: f.offset, byteSwapped: false))
             case .float64:
-                let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt64.self)
-                return Float(Double(bitPattern: swap ? bits.byteSwapped : bits))
+                return Float(Double(bitPattern: records.load(UInt64.self, record: i, offset: f.offset, byteSwapped: swap)))
             default:
-                let bits = p.loadUnaligned(fromByteOffset: f.offset, as: UInt32.self)
-                return Float(bitPattern: swap ? bits.byteSwapped : bits)
+                return Float(bitPattern: records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap))
             }
         }
-        var colors: [SIMD3<Float>] = []
         let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n {
-                let p = UnsafeRawPointer(base!) + i * stride
-                out[i] = SIMD3(value(p, x), value(p, y), value(p, z))
-            }
+            for i in 0 ..< n { out[i] = SIMD3(value(i, x), value(i, y), value(i, z)) }
             initialized = n
         }
+        let colors: [SIMD3<Float>]
         if let c = channels {
             colors = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n {
-                    let p = UnsafeRawPointer(base!) + i * stride
-                    out[i] = SIMD3(value(p, c[0]), value(p, c[1]), value(p, c[2]))
-                }
+                for i in 0 ..< n { out[i] = SIMD3(value(i, c[0]), value(i, c[1]), value(i, c[2])) }
                 initialized = n
             }
         } else {

@@ -31,18 +31,25 @@ public enum PLYScalarType: String, Sendable, CaseIterable, Codable {
     /// IEEE double precision (`double`, `float64`).
     case float64
 
-    /// Bytes in binary encodings.
-    public var size: Int {
+    /// The Swift type that holds this type's values.
+    package var scalar: any PLYScalar.Type {
         switch self {
-        case .int8, .uint8: 1
-        case .int16, .uint16: 2
-        case .int32, .uint32, .float32: 4
-        case .float64: 8
+        case .int8: Int8.self
+        case .uint8: UInt8.self
+        case .int16: Int16.self
+        case .uint16: UInt16.self
+        case .int32: Int32.self
+        case .uint32: UInt32.self
+        case .float32: Float.self
+        case .float64: Double.self
         }
     }
 
+    /// Bytes in binary encodings.
+    public var size: Int { scalar.byteCount }
+
     /// Whether the type holds integers.
-    public var isInteger: Bool { self != .float32 && self != .float64 }
+    public var isInteger: Bool { integerRange != nil }
 
     /// The classic name written in headers (`uchar`, `float`, …).
     public var headerName: String {
@@ -60,31 +67,14 @@ public enum PLYScalarType: String, Sendable, CaseIterable, Codable {
 
     /// The type for a header word in either naming style, or nil when unknown.
     public init?(headerName: some StringProtocol) {
-        switch headerName {
-        case "char", "int8": self = .int8
-        case "uchar", "uint8": self = .uint8
-        case "short", "int16": self = .int16
-        case "ushort", "uint16": self = .uint16
-        case "int", "int32": self = .int32
-        case "uint", "uint32": self = .uint32
-        case "float", "float32": self = .float32
-        case "double", "float64": self = .float64
-        default: return nil
+        guard let type = Self.allCases.first(where: { $0.headerName == headerName || $0.rawValue == headerName }) else {
+            return nil
         }
+        self = type
     }
 
     /// The range of values an integer type holds (every value of the others fits a Double).
-    var integerRange: ClosedRange<Double>? {
-        switch self {
-        case .int8: -128 ... 127
-        case .uint8: 0 ... 255
-        case .int16: -32768 ... 32767
-        case .uint16: 0 ... 65535
-        case .int32: -2_147_483_648 ... 2_147_483_647
-        case .uint32: 0 ... 4_294_967_295
-        case .float32, .float64: nil
-        }
-    }
+    var integerRange: ClosedRange<Double>? { scalar.integerRange }
 }
 
 /// A property's declared type: one scalar, or a list with a count type and an item type.
@@ -112,6 +102,9 @@ public enum PLYPropertyType: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A column of values of one scalar type.
+///
+/// The cases are the public face; every operation is written once, for any `PLYScalar`, on the
+/// array behind the case (`values`).
 public enum PLYColumn: Sendable, Equatable {
     /// `char` values.
     case int8([Int8])
@@ -130,124 +123,42 @@ public enum PLYColumn: Sendable, Equatable {
     /// `double` values.
     case float64([Double])
 
-    /// The scalar type of the values.
-    public var scalarType: PLYScalarType {
+    /// The array behind the case, as one generic column.
+    package var values: any PLYValues {
         switch self {
-        case .int8: .int8
-        case .uint8: .uint8
-        case .int16: .int16
-        case .uint16: .uint16
-        case .int32: .int32
-        case .uint32: .uint32
-        case .float32: .float32
-        case .float64: .float64
-        }
-    }
-
-    /// Number of values.
-    public var count: Int {
-        switch self {
-        case .int8(let v): v.count
-        case .uint8(let v): v.count
-        case .int16(let v): v.count
-        case .uint16(let v): v.count
-        case .int32(let v): v.count
-        case .uint32(let v): v.count
-        case .float32(let v): v.count
-        case .float64(let v): v.count
-        }
-    }
-
-    /// The value at `index` as a Double (exact for every type).
-    public subscript(index: Int) -> Double {
-        switch self {
-        case .int8(let v): Double(v[index])
-        case .uint8(let v): Double(v[index])
-        case .int16(let v): Double(v[index])
-        case .uint16(let v): Double(v[index])
-        case .int32(let v): Double(v[index])
-        case .uint32(let v): Double(v[index])
-        case .float32(let v): Double(v[index])
-        case .float64(let v): v[index]
-        }
-    }
-
-    /// Every value as a Double (exact for every type).
-    ///
-    /// - Complexity: O(n).
-    public func doubles() -> [Double] {
-        switch self {
-        case .int8(let v): v.map(Double.init)
-        case .uint8(let v): v.map(Double.init)
-        case .int16(let v): v.map(Double.init)
-        case .uint16(let v): v.map(Double.init)
-        case .int32(let v): v.map(Double.init)
-        case .uint32(let v): v.map(Double.init)
-        case .float32(let v): v.map(Double.init)
+        case .int8(let v): v
+        case .uint8(let v): v
+        case .int16(let v): v
+        case .uint16(let v): v
+        case .int32(let v): v
+        case .uint32(let v): v
+        case .float32(let v): v
         case .float64(let v): v
         }
     }
 
+    /// The scalar type of the values.
+    public var scalarType: PLYScalarType { values.scalarType }
+
+    /// Number of values.
+    public var count: Int { values.count }
+
+    /// The value at `index` as a Double (exact for every type).
+    public subscript(index: Int) -> Double { values.double(at: index) }
+
+    /// Every value as a Double (exact for every type).
+    ///
+    /// - Complexity: O(n).
+    public func doubles() -> [Double] { values.doubles }
+
     /// Every value as a Float (rounded for `double` and large integers).
     ///
     /// - Complexity: O(n).
-    public func floats() -> [Float] {
-        switch self {
-        case .int8(let v): v.map(Float.init)
-        case .uint8(let v): v.map(Float.init)
-        case .int16(let v): v.map(Float.init)
-        case .uint16(let v): v.map(Float.init)
-        case .int32(let v): v.map(Float.init)
-        case .uint32(let v): v.map(Float.init)
-        case .float32(let v): v
-        case .float64(let v): v.map(Float.init)
-        }
-    }
+    public func floats() -> [Float] { values.floats }
 
     /// A column of `type` holding `values`, which must fit the type (as the reader checks).
     package init(_ type: PLYScalarType, doubles values: [Double]) {
-        switch type {
-        case .int8: self = .int8(values.map { Int8($0) })
-        case .uint8: self = .uint8(values.map { UInt8($0) })
-        case .int16: self = .int16(values.map { Int16($0) })
-        case .uint16: self = .uint16(values.map { UInt16($0) })
-        case .int32: self = .int32(values.map { Int32($0) })
-        case .uint32: self = .uint32(values.map { UInt32($0) })
-        case .float32: self = .float32(values.map { Float($0) })
-        case .float64: self = .float64(values)
-        }
-    }
-}
-
-extension PLYColumn {
-    /// Appends `value`, which must fit the column's type (as the reader checks). The array is
-    /// taken out of the enum while it grows, so appending does not copy it.
-    @inline(__always)
-    mutating func append(_ value: Double) {
-        switch self {
-        case .int8(var v): self = .float64([]); v.append(Int8(value)); self = .int8(v)
-        case .uint8(var v): self = .float64([]); v.append(UInt8(value)); self = .uint8(v)
-        case .int16(var v): self = .float64([]); v.append(Int16(value)); self = .int16(v)
-        case .uint16(var v): self = .float64([]); v.append(UInt16(value)); self = .uint16(v)
-        case .int32(var v): self = .float64([]); v.append(Int32(value)); self = .int32(v)
-        case .uint32(var v): self = .float64([]); v.append(UInt32(value)); self = .uint32(v)
-        case .float32(var v): self = .float64([]); v.append(Float(value)); self = .float32(v)
-        case .float64(var v): self = .float64([]); v.append(value); self = .float64(v)
-        }
-    }
-
-    /// Reserves room for `n` values.
-    mutating func reserveCapacity(_ n: Int) {
-        switch self {
-        case .int8(var v): self = .float64([]); v.reserveCapacity(n); self = .int8(v)
-        case .uint8(var v): self = .float64([]); v.reserveCapacity(n); self = .uint8(v)
-        case .int16(var v): self = .float64([]); v.reserveCapacity(n); self = .int16(v)
-        case .uint16(var v): self = .float64([]); v.reserveCapacity(n); self = .uint16(v)
-        case .int32(var v): self = .float64([]); v.reserveCapacity(n); self = .int32(v)
-        case .uint32(var v): self = .float64([]); v.reserveCapacity(n); self = .uint32(v)
-        case .float32(var v): self = .float64([]); v.reserveCapacity(n); self = .float32(v)
-        case .float64(var v): self = .float64([]); v.reserveCapacity(n); self = .float64(v)
-        }
+        self = type.scalar.column(fitting: values)
     }
 }
 

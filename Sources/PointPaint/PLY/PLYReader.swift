@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads PLY files: ascii, binary little- and big-endian; any property order; both type naming
-/// styles; list properties; `comment` and `obj_info`; LF, CRLF or CR header lines.
+/// styles; list properties; `comment` and `obj_info`; LF, CRLF or CR header lines; a UTF-8
+/// byte-order mark before `ply`.
 ///
 /// Bad input — a malformed header, an unknown type, counts larger than the file could hold,
 /// truncated data, values that do not fit their type — throws a `PointPaintError` naming the
@@ -12,7 +13,7 @@ public enum PLYReader {
     ///
     /// - Complexity: O(file size).
     public static func read(path: String) throws -> PLYFile {
-        try mapped(path).withUnsafeBytes { try parse($0, file: path) }
+        try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { try parse($0, file: path) }
     }
 
     /// Parses a whole file already in memory; `file` names it in errors.
@@ -22,178 +23,154 @@ public enum PLYReader {
         try bytes.withUnsafeBytes { try parse($0, file: file) }
     }
 
-    /// The file at `path` mapped read-only (its values are copied out while parsing, so nothing
-    /// refers to the mapping afterwards).
-    static func mapped(_ path: String) throws -> ImageBytes {
-        guard let size = FileBytes.size(of: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw PointPaintError(file: path, "not a regular file") }
-            throw PointPaintError(file: path, "cannot open: no such file")
-        }
-        return try ImageBytes(mapping: path, count: size)
-    }
-
     /// Parses the header and all element data of `raw`.
     static func parse(_ raw: UnsafeRawBufferPointer, file: String) throws -> PLYFile {
-        var (ply, offset) = try parseHeader(raw, file: file)
-        try parseData(&ply, raw, offset: offset, file: file)
+        var (ply, data) = try parseHeader(raw, file: file)
+        try parseData(&ply, from: data, file: file)
         return ply
     }
 
-    /// Parses the element data that begins at `offset` into `ply`'s elements.
-    static func parseData(_ ply: inout PLYFile, _ raw: UnsafeRawBufferPointer, offset: Int, file: String) throws {
+    /// Parses the element data that begins at `data` into `ply`'s elements.
+    static func parseData(_ ply: inout PLYFile, from data: ByteCursor, file: String) throws {
         switch ply.encoding {
         case .ascii:
-            var parser = ASCIIParser(bytes: raw, position: offset, line: headerLineCount(raw, offset), file: file)
+            var parser = ASCIIParser(cursor: data, file: file)
             for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
             try parser.finish(lastElement: ply.elements.last?.name)
         case .binaryLittleEndian, .binaryBigEndian:
-            var parser = BinaryParser(bytes: raw, position: offset, swap: ply.encoding == .binaryBigEndian, file: file)
+            var parser = BinaryParser(cursor: data, swap: ply.encoding == .binaryBigEndian, file: file)
             for e in ply.elements.indices { try parser.read(&ply.elements[e]) }
         }
     }
 
     /// Parses only the header: the file's format, comments and element declarations (with
     /// empty values), and the byte offset where the data begins.
-    public static func readHeader(bytes: [UInt8], file: String) throws -> (header: PLYFile, dataOffset: Int) {
-        try bytes.withUnsafeBytes { try parseHeader($0, file: file) }
+    package static func readHeader(bytes: [UInt8], file: String) throws -> (header: PLYFile, dataOffset: Int) {
+        try bytes.withUnsafeBytes {
+            let (header, data) = try parseHeader($0, file: file)
+            return (header, data.position)
+        }
     }
 
     // MARK: header
 
-    private static func headerLineCount(_ raw: UnsafeRawBufferPointer, _ end: Int) -> Int {
-        var lines = 1
-        var sawLF = false
-        for i in 0 ..< end where raw[i] == 0x0A { lines += 1; sawLF = true }
-        if !sawLF { for i in 0 ..< end where raw[i] == 0x0D { lines += 1 } }
-        return lines
-    }
-
-    static func parseHeader(_ raw: UnsafeRawBufferPointer, file: String) throws -> (PLYFile, Int) {
-        // Magic and line-ending style.
-        guard raw.count >= 4, raw[0] == 0x70, raw[1] == 0x6C, raw[2] == 0x79 else {  // "ply"
-            throw PointPaintError(file: file, place: "line 1", "expected the magic word 'ply' at the start of the file")
+    /// The header of `raw`, and a cursor at the first byte of its data (on the line after
+    /// `end_header`).
+    static func parseHeader(_ raw: UnsafeRawBufferPointer, file: String) throws -> (PLYFile, ByteCursor) {
+        var cursor = ByteCursor(raw)
+        // A UTF-8 byte-order mark, the magic word and the line-ending style.
+        cursor.skipByteOrderMark()
+        guard cursor.remaining >= 4, cursor[cursor.position ..< cursor.position + 3].elementsEqual("ply".utf8) else {
+            throw PointPaintError(.malformed, file: file, place: .line(1), "expected the magic word 'ply' at the start of the file")
         }
-        let crOnly: Bool
-        switch raw[3] {
-        case 0x0A: crOnly = false
-        case 0x0D: crOnly = raw.count < 5 || raw[4] != 0x0A
+        let terminator: UInt8
+        switch cursor.load(UInt8.self, at: 3, byteSwapped: false) {
+        case 0x0A: terminator = 0x0A
+        case 0x0D: terminator = cursor.remaining > 4 && cursor.load(UInt8.self, at: 4, byteSwapped: false) == 0x0A ? 0x0A : 0x0D
         default:
-            throw PointPaintError(file: file, place: "line 1", "expected 'ply' alone on the first line")
+            throw PointPaintError(.malformed, file: file, place: .line(1), "expected 'ply' alone on the first line")
         }
+        _ = cursor.nextLine(terminatedBy: terminator)
         var ply = PLYFile(encoding: .ascii)
         var sawFormat = false
-        var position = 0
-        var lineNumber = 0
-        let terminator: UInt8 = crOnly ? 0x0D : 0x0A
         while true {
-            lineNumber += 1
-            guard position < raw.count else {
-                throw PointPaintError(file: file, place: "line \(lineNumber)", "expected 'end_header' before the end of the file")
+            let place = PointPaintError.Place.line(cursor.line)
+            guard let line = cursor.nextLine(terminatedBy: terminator) else {
+                throw PointPaintError(.malformed, file: file, place: place, "expected 'end_header' before the end of the file")
             }
-            var end = position
-            while end < raw.count && raw[end] != terminator { end += 1 }
-            guard end < raw.count else {
-                throw PointPaintError(file: file, place: "line \(lineNumber)", "expected 'end_header' before the end of the file")
-            }
-            var contentEnd = end
-            if !crOnly && contentEnd > position && raw[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            let line = String(decoding: UnsafeRawBufferPointer(rebasing: raw[position ..< contentEnd]), as: UTF8.self)
-            position = end + 1
-            if lineNumber == 1 { continue }  // "ply"
-            let place = "line \(lineNumber)"
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let words = line.split(whereSeparator: ByteCursor.isBlank)
             guard let keyword = words.first else {
-                throw PointPaintError(file: file, place: place, "expected a header keyword, found an empty line")
+                throw PointPaintError(.malformed, file: file, place: place, "expected a header keyword, found an empty line")
             }
-            switch keyword {
+            func text(_ word: Slice<UnsafeRawBufferPointer>) -> String { String(decoding: word, as: UTF8.self) }
+            switch text(keyword) {
             case "format":
-                guard !sawFormat else { throw PointPaintError(file: file, place: place, "expected one 'format' line, found a second") }
-                guard words.count == 3, let encoding = PLYEncoding(rawValue: String(words[1])) else {
-                    throw PointPaintError(file: file, place: place,
-                                          "expected 'format ascii|binary_little_endian|binary_big_endian 1.0', found '\(line)'")
+                guard !sawFormat else { throw PointPaintError(.malformed, file: file, place: place, "expected one 'format' line, found a second") }
+                guard words.count == 3, let encoding = PLYEncoding(rawValue: text(words[1])) else {
+                    throw PointPaintError(words.count == 3 ? .unsupported : .malformed, file: file, place: place,
+                                          "expected 'format ascii|binary_little_endian|binary_big_endian 1.0', found \(PointPaintError.quote(bytes: line))")
                 }
-                guard words[2].hasPrefix("1") else {
-                    throw PointPaintError(file: file, place: place, "expected format version 1.0, found '\(words[2])'")
+                guard words[2].first == UInt8(ascii: "1") else {
+                    throw PointPaintError(.unsupported, file: file, place: place, "expected format version 1.0, found \(PointPaintError.quote(bytes: words[2]))")
                 }
                 ply.encoding = encoding
                 sawFormat = true
             case "comment":
-                ply.comments.append(restOfLine(line, after: "comment"))
+                ply.comments.append(restOfLine(line, after: keyword))
             case "obj_info":
-                ply.objInfo.append(restOfLine(line, after: "obj_info"))
+                ply.objInfo.append(restOfLine(line, after: keyword))
             case "element":
                 guard words.count == 3 else {
-                    throw PointPaintError(file: file, place: place, "expected 'element NAME COUNT', found '\(line)'")
+                    throw PointPaintError(.malformed, file: file, place: place, "expected 'element NAME COUNT', found \(PointPaintError.quote(bytes: line))")
                 }
-                guard let count = Int(words[2]), count >= 0 else {
-                    throw PointPaintError(file: file, place: place,
-                                          "expected a non-negative element count, found '\(words[2])'")
-                }
-                ply.elements.append(PLYElement(name: String(words[1]), count: count, properties: []))
+                let count = try elementCount(words[2], file: file, place: place)
+                ply.elements.append(PLYElement(name: text(words[1]), count: count, properties: []))
             case "property":
                 guard !ply.elements.isEmpty else {
-                    throw PointPaintError(file: file, place: place, "expected an 'element' line before the first 'property'")
+                    throw PointPaintError(.malformed, file: file, place: place, "expected an 'element' line before the first 'property'")
                 }
                 let property: PLYProperty
-                if words.count >= 2 && words[1] == "list" {
+                if words.count >= 2 && text(words[1]) == "list" {
                     guard words.count == 5 else {
-                        throw PointPaintError(file: file, place: place,
-                                              "expected 'property list COUNT_TYPE ITEM_TYPE NAME', found '\(line)'")
+                        throw PointPaintError(.malformed, file: file, place: place,
+                                              "expected 'property list COUNT_TYPE ITEM_TYPE NAME', found \(PointPaintError.quote(bytes: line))")
                     }
                     let countType = try scalarType(words[2], file: file, place: place)
                     let itemType = try scalarType(words[3], file: file, place: place)
                     guard countType.isInteger else {
-                        throw PointPaintError(file: file, place: place,
-                                              "expected an integer type for a list count, found '\(words[2])'")
+                        throw PointPaintError(.malformed, file: file, place: place,
+                                              "expected an integer type for a list count, found \(PointPaintError.quote(bytes: words[2]))")
                     }
-                    property = PLYProperty(name: String(words[4]), countType: countType,
+                    property = PLYProperty(name: text(words[4]), countType: countType,
                                            items: PLYColumn(itemType, doubles: []), offsets: [0])
                 } else {
                     guard words.count == 3 else {
-                        throw PointPaintError(file: file, place: place, "expected 'property TYPE NAME', found '\(line)'")
+                        throw PointPaintError(.malformed, file: file, place: place,
+                                              "expected 'property TYPE NAME', found \(PointPaintError.quote(bytes: line))")
                     }
                     let type = try scalarType(words[1], file: file, place: place)
-                    property = PLYProperty(name: String(words[2]), values: PLYColumn(type, doubles: []))
+                    property = PLYProperty(name: text(words[2]), values: PLYColumn(type, doubles: []))
                 }
                 ply.elements[ply.elements.count - 1].properties.append(property)
             case "end_header":
                 guard words.count == 1 else {
-                    throw PointPaintError(file: file, place: place, "expected 'end_header' alone on its line")
+                    throw PointPaintError(.malformed, file: file, place: place, "expected 'end_header' alone on its line")
                 }
                 guard sawFormat else {
-                    throw PointPaintError(file: file, place: place, "expected a 'format' line before 'end_header'")
+                    throw PointPaintError(.missing, file: file, place: place, "expected a 'format' line before 'end_header'")
                 }
-                return (ply, position)
+                return (ply, cursor)
             default:
-                let hint = contains(raw[position...], "end_header") ? "" : " (missing end_header?)"
-                throw PointPaintError(file: file, place: place,
-                                      "expected a header keyword (format, comment, obj_info, element, property, end_header), found '\(keyword)'\(hint)")
+                let hint = cursor.contains("end_header") ? "" : " (missing end_header?)"
+                throw PointPaintError(.malformed, file: file, place: place,
+                                      "expected a header keyword (format, comment, obj_info, element, property, end_header), found \(PointPaintError.quote(bytes: keyword))\(hint)")
             }
         }
     }
 
-    /// Whether `bytes` contain `word` (for error hints only).
-    private static func contains(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: String) -> Bool {
-        let w = Array(word.utf8)
-        guard bytes.count >= w.count else { return false }
-        var i = bytes.startIndex
-        while i + w.count <= bytes.endIndex {
-            if bytes[i] == w[0], bytes[i ..< i + w.count].elementsEqual(w) { return true }
-            i += 1
+    /// An element's count: `.tooLarge` past `Int.max` (no file could hold that many entries).
+    private static func elementCount(_ word: Slice<UnsafeRawBufferPointer>, file: String, place: PointPaintError.Place) throws -> Int {
+        guard let count = ByteCursor.decimalInteger(UnsafeRawBufferPointer(rebasing: word)), !count.negative || count.magnitude == 0 else {
+            throw PointPaintError(.malformed, file: file, place: place, "expected a non-negative element count, found \(PointPaintError.quote(bytes: word))")
         }
-        return false
+        guard !count.overflow, count.magnitude <= UInt64(Int.max) else {
+            throw PointPaintError(.tooLarge, file: file, place: place,
+                                  "expected an element count of at most \(Int.max), found \(PointPaintError.quote(bytes: word))")
+        }
+        return Int(count.magnitude)
     }
 
-    private static func restOfLine(_ line: String, after keyword: String) -> String {
-        var rest = line.drop(while: { $0 == " " || $0 == "\t" }).dropFirst(keyword.count)
-        if rest.first == " " || rest.first == "\t" { rest = rest.dropFirst() }
-        return String(rest)
+    /// The text after `keyword` and one blank.
+    private static func restOfLine(_ line: UnsafeRawBufferPointer, after keyword: Slice<UnsafeRawBufferPointer>) -> String {
+        var start = keyword.endIndex
+        if start < line.count, ByteCursor.isBlank(line[start]) { start += 1 }
+        return String(decoding: line[start...], as: UTF8.self)
     }
 
-    private static func scalarType(_ word: Substring, file: String, place: String) throws -> PLYScalarType {
-        guard let t = PLYScalarType(headerName: word) else {
-            throw PointPaintError(file: file, place: place,
-                                  "expected a property type (char, uchar, short, ushort, int, uint, float, double or int8 … float64), found '\(word)'")
+    private static func scalarType(_ word: Slice<UnsafeRawBufferPointer>, file: String, place: PointPaintError.Place) throws -> PLYScalarType {
+        guard let t = PLYScalarType(headerName: String(decoding: word, as: UTF8.self)) else {
+            throw PointPaintError(.unsupported, file: file, place: place,
+                                  "expected a property type (char, uchar, short, ushort, int, uint, float, double or int8 … float64), found \(PointPaintError.quote(bytes: word))")
         }
         return t
     }
@@ -201,14 +178,11 @@ public enum PLYReader {
 
 // MARK: - binary
 
-/// Reads binary data through a bounds-checked cursor over the file's bytes.
+/// Reads binary data through the file's cursor.
 private struct BinaryParser {
-    let bytes: UnsafeRawBufferPointer
-    var position: Int
+    var cursor: ByteCursor
     let swap: Bool
     let file: String
-
-    var remaining: Int { bytes.count - position }
 
     mutating func read(_ element: inout PLYElement) throws {
         let count = element.count
@@ -220,14 +194,11 @@ private struct BinaryParser {
             case .list(let c, _): minimum += c.size; fixed = false
             }
         }
-        if minimum == 0 {
-            guard count == 0 || element.properties.isEmpty else { return }
-            return
-        }
+        guard minimum > 0 else { return }  // no properties: the entries take no bytes
         let (total, overflow) = count.multipliedReportingOverflow(by: minimum)
-        guard !overflow, total <= remaining else {
-            throw PointPaintError(file: file, place: "byte offset \(position)",
-                                  "element '\(element.name)' declares \(count) entries of at least \(minimum) bytes, but only \(remaining) bytes follow")
+        guard !overflow, total <= cursor.remaining else {
+            throw PointPaintError(.tooLarge, file: file, place: .byteOffset(cursor.position),
+                                  "element '\(element.name)' declares \(count) entries of at least \(minimum) bytes, but only \(cursor.remaining) bytes follow")
         }
         if fixed {
             readFixed(&element, stride: minimum)
@@ -238,59 +209,23 @@ private struct BinaryParser {
 
     /// Every property scalar: gather each column straight from the records.
     private mutating func readFixed(_ element: inout PLYElement, stride: Int) {
-        let base = bytes.baseAddress! + position
+        let records = cursor.records(stride: stride, count: element.count)
         var offset = 0
         for i in element.properties.indices {
             let t = element.properties[i].type.valueType
-            element.properties[i].values = BinaryParser.column(t, base: base + offset, stride: stride,
-                                                               count: element.count, swap: swap)
+            element.properties[i].values = BinaryParser.column(t, records, offset: offset, swap: swap)
             offset += t.size
         }
-        position += stride * element.count
+        cursor.skip(stride * element.count)
     }
 
-    static func column(_ type: PLYScalarType, base: UnsafeRawPointer, stride: Int, count: Int, swap: Bool) -> PLYColumn {
-        switch type {
-        case .int8: .int8(gather(Int8.self, base, stride, count, swap))
-        case .uint8: .uint8(gather(UInt8.self, base, stride, count, swap))
-        case .int16: .int16(gather(Int16.self, base, stride, count, swap))
-        case .uint16: .uint16(gather(UInt16.self, base, stride, count, swap))
-        case .int32: .int32(gather(Int32.self, base, stride, count, swap))
-        case .uint32: .uint32(gather(UInt32.self, base, stride, count, swap))
-        case .float32: .float32(gather(UInt32.self, base, stride, count, swap).map { Float(bitPattern: $0) })
-        case .float64: .float64(gather(UInt64.self, base, stride, count, swap).map { Double(bitPattern: $0) })
-        }
+    static func column(_ type: PLYScalarType, _ records: ByteCursor.Records, offset: Int, swap: Bool) -> PLYColumn {
+        type.scalar.column(gathering: records, offset: offset, byteSwapped: swap)
     }
 
-    private static func gather<T: FixedWidthInteger>(_: T.Type, _ base: UnsafeRawPointer, _ stride: Int, _ count: Int,
-                                                     _ swap: Bool) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var p = base
-            if swap {
-                for i in 0 ..< count { buffer[i] = p.loadUnaligned(as: T.self).byteSwapped; p += stride }
-            } else {
-                for i in 0 ..< count { buffer[i] = p.loadUnaligned(as: T.self); p += stride }
-            }
-            initialized = count
-        }
-    }
-
-    private func load(_ type: PLYScalarType, at offset: Int) -> Double {
-        let p = bytes.baseAddress! + offset
-        switch type {
-        case .int8: return Double(p.loadUnaligned(as: Int8.self))
-        case .uint8: return Double(p.loadUnaligned(as: UInt8.self))
-        case .int16: let v = p.loadUnaligned(as: Int16.self); return Double(swap ? v.byteSwapped : v)
-        case .uint16: let v = p.loadUnaligned(as: UInt16.self); return Double(swap ? v.byteSwapped : v)
-        case .int32: let v = p.loadUnaligned(as: Int32.self); return Double(swap ? v.byteSwapped : v)
-        case .uint32: let v = p.loadUnaligned(as: UInt32.self); return Double(swap ? v.byteSwapped : v)
-        case .float32:
-            let v = p.loadUnaligned(as: UInt32.self)
-            return Double(Float(bitPattern: swap ? v.byteSwapped : v))
-        case .float64:
-            let v = p.loadUnaligned(as: UInt64.self)
-            return Double(bitPattern: swap ? v.byteSwapped : v)
-        }
+    /// Reads one value of `type` and moves past it.
+    private mutating func next(_ type: PLYScalarType) -> Double {
+        type.scalar.read(&cursor, byteSwapped: swap)
     }
 
     /// Elements with list properties: entry by entry.
@@ -301,26 +236,22 @@ private struct BinaryParser {
                 switch p.type {
                 case .scalar(let t):
                     try need(t.size, element, entry, p)
-                    builders[k].append(load(t, at: position))
-                    position += t.size
+                    builders[k].append(next(t))
                 case .list(let c, let item):
                     try need(c.size, element, entry, p)
-                    let n = load(c, at: position)
+                    let start = cursor.position
+                    let n = next(c)
                     guard n >= 0 else {
-                        throw PointPaintError(file: file, place: "byte offset \(position)",
+                        throw PointPaintError(.outOfRange, file: file, place: .byteOffset(start),
                                               "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
                     }
-                    position += c.size
                     let items = Int(n)
                     let (size, overflow) = items.multipliedReportingOverflow(by: item.size)
-                    guard !overflow, size <= remaining else {
-                        throw PointPaintError(file: file, place: "byte offset \(position)",
-                                              "list '\(p.name)' of \(element.name) \(entry) holds \(items) items of \(item.size) bytes, but only \(remaining) bytes follow")
+                    guard !overflow, size <= cursor.remaining else {
+                        throw PointPaintError(.tooLarge, file: file, place: .byteOffset(cursor.position),
+                                              "list '\(p.name)' of \(element.name) \(entry) holds \(items) items of \(item.size) bytes, but only \(cursor.remaining) bytes follow")
                     }
-                    for _ in 0 ..< items {
-                        builders[k].append(load(item, at: position))
-                        position += item.size
-                    }
+                    for _ in 0 ..< items { builders[k].append(next(item)) }
                     builders[k].offsets.append(builders[k].count)
                 }
             }
@@ -329,8 +260,8 @@ private struct BinaryParser {
     }
 
     private func need(_ size: Int, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) throws {
-        guard size <= remaining else {
-            throw PointPaintError(file: file, place: "byte offset \(position)",
+        guard size <= cursor.remaining else {
+            throw PointPaintError(.malformed, file: file, place: .byteOffset(cursor.position),
                                   "expected \(size) bytes for '\(p.name)' of \(element.name) \(entry) of \(element.count), found the end of the file")
         }
     }
@@ -338,27 +269,27 @@ private struct BinaryParser {
 
 /// A column gathered value by value in its own type (each value already checked to fit it).
 private struct ColumnBuilder {
-    var column: PLYColumn
+    let values: any PLYColumnBuilder
     var offsets: [Int] = []
 
     init(property: PLYProperty, count: Int) {
-        column = PLYColumn(property.type.valueType, doubles: [])
         if case .list = property.type {
+            values = property.type.valueType.scalar.builder(reserving: 0)
             offsets.reserveCapacity(count + 1)
             offsets.append(0)
         } else {
-            column.reserveCapacity(count)
+            values = property.type.valueType.scalar.builder(reserving: count)
         }
     }
 
     /// The number of values so far.
-    var count: Int { column.count }
+    var count: Int { values.count }
 
     @inline(__always)
-    mutating func append(_ value: Double) { column.append(value) }
+    func append(_ value: Double) { values.append(value) }
 
     func finish(_ property: inout PLYProperty) {
-        property.values = column
+        property.values = values.column()
         if case .list = property.type { property.listOffsets = offsets }
     }
 }
@@ -369,9 +300,7 @@ private struct ColumnBuilder {
 /// with too few or too many values is an error naming the line, the element entry and the counts,
 /// so one damaged line cannot silently shift every value after it. Lines end with LF, CRLF or CR.
 private struct ASCIIParser {
-    let bytes: UnsafeRawBufferPointer
-    var position: Int
-    var line: Int
+    var cursor: ByteCursor
     let file: String
 
     mutating func read(_ element: inout PLYElement) throws {
@@ -379,42 +308,41 @@ private struct ASCIIParser {
         guard props > 0, element.count > 0 else { return }
         // Every entry needs at least one character and one separator a value.
         let (needed, overflow) = element.count.multipliedReportingOverflow(by: 2 * props)
-        let remaining = bytes.count - position
-        guard !overflow, needed - 1 <= remaining else {
-            throw PointPaintError(file: file, place: "line \(line)",
-                                  "element '\(element.name)' declares \(element.count) entries of \(props) values, more than the \(remaining) bytes that follow could hold")
+        guard !overflow, needed - 1 <= cursor.remaining else {
+            throw PointPaintError(.tooLarge, file: file, place: .line(cursor.line),
+                                  "element '\(element.name)' declares \(element.count) entries of \(props) values, more than the \(cursor.remaining) bytes that follow could hold")
         }
         var builders = element.properties.map { ColumnBuilder(property: $0, count: element.count) }
         for entry in 0 ..< element.count {
-            guard position < bytes.count else {
+            guard !cursor.isAtEnd else {
                 let expected = ASCIIParser.expectedValues(element, found: 0, stillNeeded: 0, property: -1, openList: false)
-                throw PointPaintError(file: file, place: "line \(line)",
+                throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
                                       "expected \(expected) for \(element.name) \(entry) of \(element.count), found the end of the file")
             }
             var found = 0
             for (k, p) in element.properties.enumerated() {
                 switch p.type {
                 case .scalar(let t):
-                    guard let token = nextToken() else { throw tooFew(element, entry, found: found, stillNeeded: 1, property: k) }
+                    guard let token = cursor.nextToken() else { throw tooFew(element, entry, found: found, stillNeeded: 1, property: k) }
                     builders[k].append(try value(token, t, element, entry, p))
                     found += 1
                 case .list(let c, let item):
-                    guard let countToken = nextToken() else {
+                    guard let countToken = cursor.nextToken() else {
                         throw tooFew(element, entry, found: found, stillNeeded: 1, property: k, openList: true)
                     }
                     let n = try value(countToken, c, element, entry, p)
                     guard n >= 0 else {
-                        throw PointPaintError(file: file, place: "line \(line)",
+                        throw PointPaintError(.outOfRange, file: file, place: .line(cursor.line),
                                               "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
                     }
                     let items = Int(n)
-                    guard items <= (bytes.count - position + 1) / 2 else {
-                        throw PointPaintError(file: file, place: "line \(line)",
+                    guard items <= (cursor.remaining + 1) / 2 else {
+                        throw PointPaintError(.tooLarge, file: file, place: .line(cursor.line),
                                               "list '\(p.name)' of \(element.name) \(entry) holds \(items) items, more than the rest of the file could hold")
                     }
                     found += 1
                     for j in 0 ..< items {
-                        guard let token = nextToken() else {
+                        guard let token = cursor.nextToken() else {
                             throw tooFew(element, entry, found: found, stillNeeded: items - j, property: k)
                         }
                         builders[k].append(try value(token, item, element, entry, p))
@@ -423,64 +351,29 @@ private struct ASCIIParser {
                     builders[k].offsets.append(builders[k].count)
                 }
             }
-            let extra = countRestOfLine()
+            var extra = 0
+            while cursor.nextToken() != nil { extra += 1 }
             if extra > 0 {
-                throw PointPaintError(file: file, place: "line \(line)",
+                throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
                                       "expected \(found) value\(found == 1 ? "" : "s") for \(element.name) \(entry) of \(element.count), found \(found + extra)")
             }
-            endLine()
+            cursor.endLine()
         }
         for k in element.properties.indices { builders[k].finish(&element.properties[k]) }
     }
 
     /// After the last element: only blank lines may follow.
     mutating func finish(lastElement: String?) throws {
-        while position < bytes.count {
-            while position < bytes.count, ASCIIParser.isBlank(bytes[position]) { position += 1 }
-            let start = position
-            if countRestOfLine() != 0 {
-                var end = start
-                while end < bytes.count, end - start < 40, !ASCIIParser.isLineEnd(bytes[end]) { end += 1 }
-                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start ..< end]), as: UTF8.self)
+        while !cursor.isAtEnd {
+            cursor.skipBlanks()
+            let rest = cursor.restOfLine()
+            if rest.contains(where: { !ByteCursor.isBlank($0) }) {
                 let after = lastElement.map { "the last element ('\($0)')" } ?? "the header"
-                throw PointPaintError(file: file, place: "line \(line)",
-                                      "expected the end of the file after \(after), found '\(text)'")
+                throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
+                                      "expected the end of the file after \(after), found \(PointPaintError.quote(bytes: rest))")
             }
-            endLine()
+            cursor.endLine()
         }
-    }
-
-    @inline(__always)
-    private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-    @inline(__always)
-    private static func isLineEnd(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
-
-    /// The next value on the current line, or nil at the line's end (or the file's).
-    @inline(__always)
-    private mutating func nextToken() -> UnsafeRawBufferPointer? {
-        while position < bytes.count, ASCIIParser.isBlank(bytes[position]) { position += 1 }
-        let start = position
-        while position < bytes.count {
-            let b = bytes[position]
-            if ASCIIParser.isBlank(b) || ASCIIParser.isLineEnd(b) { break }
-            position += 1
-        }
-        return position > start ? UnsafeRawBufferPointer(rebasing: bytes[start ..< position]) : nil
-    }
-
-    /// Counts the values left on the current line, leaving the position at its end.
-    private mutating func countRestOfLine() -> Int {
-        var extra = 0
-        while nextToken() != nil { extra += 1 }
-        return extra
-    }
-
-    /// Steps over the current line's end (LF, CRLF or a lone CR).
-    private mutating func endLine() {
-        guard position < bytes.count else { return }
-        if bytes[position] == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A { position += 1 }
-        position += 1
-        line += 1
     }
 
     /// How many values an entry of `element` holds when the line has `found` so far and
@@ -498,7 +391,7 @@ private struct ASCIIParser {
     private func tooFew(_ element: PLYElement, _ entry: Int, found: Int, stillNeeded: Int, property k: Int,
                         openList: Bool = false) -> PointPaintError {
         let expected = ASCIIParser.expectedValues(element, found: found, stillNeeded: stillNeeded, property: k, openList: openList)
-        return PointPaintError(file: file, place: "line \(line)",
+        return PointPaintError(.malformed, file: file, place: .line(cursor.line),
                                "expected \(expected) for \(element.name) \(entry) of \(element.count), found \(found)")
     }
 
@@ -507,41 +400,29 @@ private struct ASCIIParser {
     private func value(_ token: UnsafeRawBufferPointer, _ type: PLYScalarType, _ element: PLYElement, _ entry: Int,
                        _ p: PLYProperty) throws -> Double {
         if let range = type.integerRange {
-            var v = ASCIIParser.integer(token)
-            if v == nil, let d = Double(String(decoding: token, as: UTF8.self)), d.isFinite, d.rounded() == d { v = d }
+            var v: Double?
+            if let integer = ByteCursor.decimalInteger(token), !integer.overflow, integer.magnitude < 1 << 53 {
+                v = integer.negative ? -Double(integer.magnitude) : Double(integer.magnitude)
+            } else if let d = ByteCursor.double(token), d.isFinite, d.rounded() == d {
+                v = d
+            }
             guard let v else {
-                throw PointPaintError(file: file, place: "line \(line)",
-                                      "expected an integer for \(describe(type, element, entry, p)), found '\(String(decoding: token, as: UTF8.self))'")
+                throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
+                                      "expected an integer for \(describe(type, element, entry, p)), found \(PointPaintError.quote(bytes: token))")
             }
             guard range.contains(v) else {
-                throw PointPaintError(file: file, place: "line \(line)",
+                throw PointPaintError(.outOfRange, file: file, place: .line(cursor.line),
                                       "value \(v.magnitude < 1e18 ? "\(Int(v))" : "\(v)") for \(describe(type, element, entry, p)) lies outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
             }
             return v
         }
-        let text = String(decoding: token, as: UTF8.self)
-        if type == .float32, let f = Float(text) { return Double(f) }
-        if type == .float64, let d = Double(text) { return d }
-        throw PointPaintError(file: file, place: "line \(line)", "expected a number for \(describe(type, element, entry, p)), found '\(text)'")
+        if type == .float32, let f = ByteCursor.float(token) { return Double(f) }
+        if type == .float64, let d = ByteCursor.double(token) { return d }
+        throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
+                              "expected a number for \(describe(type, element, entry, p)), found \(PointPaintError.quote(bytes: token))")
     }
 
     private func describe(_ type: PLYScalarType, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) -> String {
         "'\(p.name)' (\(type.headerName)) of \(element.name) \(entry) of \(element.count)"
-    }
-
-    /// A decimal integer with optional sign, or nil.
-    private static func integer(_ token: UnsafeRawBufferPointer) -> Double? {
-        var i = 0
-        var negative = false
-        if token[0] == 0x2D || token[0] == 0x2B { negative = token[0] == 0x2D; i = 1 }
-        guard i < token.count, token.count - i <= 12 else { return nil }
-        var v: Int64 = 0
-        while i < token.count {
-            let d = token[i] &- 0x30
-            guard d < 10 else { return nil }
-            v = v * 10 + Int64(d)
-            i += 1
-        }
-        return Double(negative ? -v : v)
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Replays a capture into a `SceneStore`: for each frame, projects its feature points with its
 /// camera, skips those behind the camera or outside the image, samples the colour of the rest
-/// with a `CapturedImageSampler`, optionally grades it, and adds the samples to the store.
+/// with a `CapturedImageSampler`, and adds the samples to the store. What colour a sample gets
+/// (clamped to the capture's gamut, converted to linear extended sRGB, optionally graded) is
+/// `SampleColorPolicy`'s decision, the same that `pointpaint sample` shows.
 ///
 /// Frames are loaded and sampled in parallel (batches across cores), then added to the store in
 /// frame order, so the result is identical whatever the thread count.
@@ -16,7 +18,7 @@ public struct CaptureReplay: Sendable {
         /// How the sampler reads between texels.
         public var interpolation: Interpolation = .bilinear
         /// A colour cube applied to each sample's encoded sRGB colour (clamped to 0…1 first, so a
-        /// grade gives up wide colour), or nil.
+        /// grade gives up wide colour; `SampleColorPolicy.grade`), or nil.
         public var grade: ColorCube?
         /// Threads that load and sample frames; defaults to the active processor count.
         public var threads = ProcessInfo.processInfo.activeProcessorCount
@@ -68,15 +70,18 @@ public struct CaptureReplay: Sendable {
         public var statistics = Statistics()
     }
 
-    /// The capture.
+    /// The capture being replayed.
     public let reader: CaptureReader
-    /// The options.
+    /// Frames, interpolation, grade and threads of this replay.
     public let options: Options
+    /// What each decoded sample becomes: the capture's primaries and `options.grade`.
+    public let colorPolicy: SampleColorPolicy
 
     /// Creates a replay of `reader` with `options`.
     public init(reader: CaptureReader, options: Options = Options()) {
         self.reader = reader
         self.options = options
+        colorPolicy = SampleColorPolicy(primaries: reader.imageInfo.primaries, grade: options.grade)
     }
 
     /// The frame indices this replay visits, in order.
@@ -110,27 +115,8 @@ public struct CaptureReplay: Sendable {
         }
         let sampler = CapturedImageSampler(image: image, encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
-        // Decoded R′G′B′ is clamped to the capture's own gamut first: values a little outside
-        // 0…1 there come from 4:2:0 subsampling and rounding, not from the scene. What remains
-        // outside sRGB after conversion is real wide colour.
-        var colors: [SIMD3<Float>] = []
-        sampler.sample(coordinates, into: &colors, space: .capture)
-        let toSRGB = ColorConversion(from: info.primaries, to: .srgb)
-        for i in colors.indices {
-            let c = colors[i]
-            let clamped = SIMD3(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1))
-            if let grade = options.grade {
-                let srgb = toSRGB.encoded(clamped)
-                colors[i] = SRGBTransfer.decode(grade.lookup(SIMD3(min(max(srgb.x, 0), 1), min(max(srgb.y, 0), 1), min(max(srgb.z, 0), 1))))
-            } else if toSRGB.isIdentity {
-                colors[i] = SRGBTransfer.decode(clamped)
-            } else {
-                let linear = toSRGB.linear(clamped)
-                if !ColorGamut.isInsideSRGB(toSRGB.encoded(clamped)) { result.statistics.outOfSRGB += 1 }
-                colors[i] = linear
-            }
-        }
-        result.colors = colors
+        sampler.sample(coordinates, into: &result.colors, space: .capture)
+        result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
         return result
     }
 

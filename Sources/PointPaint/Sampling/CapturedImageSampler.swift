@@ -6,8 +6,10 @@ import Foundation
 ///
 /// Bilinear sampling interpolates Y and CbCr separately (each at its own plane's texel
 /// positions, honouring chroma siting, edges clamped) and then applies the matrix; nearest
-/// sampling takes the texel of each plane that covers the point. A sampler is an immutable value
-/// holding a reference to immutable image bytes: share it freely between threads.
+/// sampling takes the texel of each plane that covers the point. Colours in the spaces that
+/// convert follow `SampleColorPolicy` (clamped to the capture's gamut, then converted), the same
+/// policy replay uses. A sampler is an immutable value holding a reference to immutable image
+/// bytes: share it freely between threads.
 ///
 /// ```swift
 /// let sampler = CapturedImageSampler(frame: frame, info: reader.imageInfo)
@@ -29,13 +31,16 @@ public struct CapturedImageSampler: Sendable {
     /// Chroma siting of the image.
     public let siting: ChromaSiting
     /// Primaries of the decoded R′G′B′.
-    public let primaries: ColorPrimaries
+    public var primaries: ColorPrimaries { colorPolicy.primaries }
+    /// What decoded R′G′B′ becomes in each `SampleSpace` (ungraded).
+    public let colorPolicy: SampleColorPolicy
     /// Nearest or bilinear.
     public var interpolation: Interpolation
     /// What happens to coordinates outside 0…1.
     public var edgePolicy: EdgePolicy
 
-    // Decode constants, folded for the range: component = yScale·(Y − yOffset) + k·(C − 128).
+    // Decode constants, folded for the range (`YCbCrRange`) and scaled to 0…1:
+    // component = yScale·(Y − yOffset) + k·(C − 128).
     @usableFromInline let yScale: Float
     @usableFromInline let yOffset: Float
     @usableFromInline let rCr: Float
@@ -44,8 +49,6 @@ public struct CapturedImageSampler: Sendable {
     @usableFromInline let bCb: Float
     /// Chroma x shift in chroma texels: −0.5 for centre siting, −0.25 for left.
     @usableFromInline let chromaShift: Float
-    @usableFromInline let toSRGB: ColorConversion
-    @usableFromInline let toP3: ColorConversion
 
     /// A sampler over `image` decoded with `encoding`.
     public init(image: NV12Image, encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center,
@@ -53,23 +56,19 @@ public struct CapturedImageSampler: Sendable {
         self.image = image
         self.encoding = encoding
         self.siting = siting
-        self.primaries = primaries
+        colorPolicy = SampleColorPolicy(primaries: primaries)
         self.interpolation = interpolation
         self.edgePolicy = edgePolicy
         let c = encoding.matrix.decodeCoefficients
-        let (ys, yo, cs): (Double, Double, Double) = switch encoding.range {
-        case .full: (1, 0, 1)
-        case .video: (255.0 / 219, 16, 255.0 / 224)
-        }
-        yScale = Float(ys / 255)
-        yOffset = Float(yo)
+        let range = encoding.range
+        let cs = range.chromaScale
+        yScale = Float(range.lumaScale / 255)
+        yOffset = Float(range.lumaOffset)
         rCr = Float(c.rCr * cs / 255)
         gCb = Float(c.gCb * cs / 255)
         gCr = Float(c.gCr * cs / 255)
         bCb = Float(c.bCb * cs / 255)
         chromaShift = siting == .center ? -0.5 : -0.25
-        toSRGB = ColorConversion(from: primaries, to: .srgb)
-        toP3 = ColorConversion(from: primaries, to: .displayP3)
     }
 
     /// A sampler over a frame, decoding as the capture's manifest says. Pass `encoding` to
@@ -98,16 +97,9 @@ public struct CapturedImageSampler: Sendable {
         return convert(decode(ycc), to: space)
     }
 
-    /// 8-bit sRGB (clamped, rounded) at scalar coordinates.
+    /// 8-bit sRGB at scalar coordinates: the `.srgb` colour through `ColorMath.bytes`.
     public func rgb8(at p: SIMD2<Double>) -> SIMD3<UInt8>? {
-        guard let c = color(at: p, space: .srgb) else { return nil }
-        return SIMD3<UInt8>((c * 255).rounded(.toNearestOrAwayFromZero))
-    }
-
-    /// The scalar coordinates actually sampled for `p`: `p` itself inside the image, clamped into
-    /// 0…1 under `.clamp`, or nil when `p` gives no sample (outside under `.reject`, or NaN).
-    public func admitted(_ p: SIMD2<Double>) -> SIMD2<Double>? {
-        admit(SIMD2<Float>(p)).map(SIMD2<Double>.init)
+        color(at: p, space: .srgb).map(ColorMath.bytes)
     }
 
     /// The pixel (column, row) whose square holds the sampled point — the luma texel nearest
@@ -128,19 +120,22 @@ public struct CapturedImageSampler: Sendable {
     /// Samples many scalar coordinates in one pass into a caller-owned buffer, with no
     /// allocation per sample. Rejected coordinates give NaN in every channel.
     /// - Returns: the number of coordinates that gave a colour.
-    /// - Complexity: O(n); about 30 ns a bilinear sample at random points on one core of the
-    ///   reference machine, as long as plain C takes (both wait on the cache).
+    /// - Complexity: O(n), one sample at a time with no allocation (figures beside plain C in
+    ///   Benchmarks/README.md, "Sampling").
     @discardableResult
     public func sample(_ coordinates: UnsafeBufferPointer<SIMD2<Float>>, into output: UnsafeMutableBufferPointer<SIMD3<Float>>,
                        space: SampleSpace = .capture) -> Int {
         precondition(output.count >= coordinates.count, "output buffer is shorter than the coordinates")
         var valid = 0
+        // One copy of the policy for the batch: reached through `self` inside the loop, the
+        // compiler copied all of it (three conversions) for every sample.
+        let policy = colorPolicy
         image.luma.withUnsafeBytes { luma in
             image.chroma.withUnsafeBytes { chroma in
                 let lumaBase = luma.baseAddress!, chromaBase = chroma.baseAddress!
                 for i in coordinates.indices {
                     if let q = admit(coordinates[i]) {
-                        output[i] = convert(decode(codes(q, lumaBase, chromaBase)), to: space)
+                        output[i] = policy.color(decode(codes(q, lumaBase, chromaBase)), in: space)
                         valid += 1
                     } else {
                         output[i] = SIMD3(repeating: .nan)
@@ -162,8 +157,8 @@ public struct CapturedImageSampler: Sendable {
 
     // MARK: Whole images
 
-    /// Every pixel centre sampled into 8-bit R′G′B′ in `space`, each channel clamped to 0…1 and
-    /// rounded once from the float colour. This is the float path for whole frames that need a
+    /// Every pixel centre sampled into 8-bit R′G′B′ in `space`, each channel quantised once from
+    /// the float colour (`ColorMath.byte`). This is the float path for whole frames that need a
     /// colour conversion (wide-colour captures shown as sRGB); frames already in sRGB primaries
     /// convert much faster with `FrameConverter`, whose bilinear output this matches within a
     /// level (for nearest, give the sampler centre siting to match `FrameConverter`'s
@@ -188,12 +183,11 @@ public struct CapturedImageSampler: Sendable {
                     for col in 0 ..< w { coordinates[col] = SIMD2((Float(col) + 0.5) / Float(w), t) }
                     sampler.sample(coordinates, into: &colors, space: space)
                     let rowStart = out.base + row * w * channels
-                    func byte(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded(.toNearestOrAwayFromZero)) }
                     for col in 0 ..< w {
-                        let c = colors[col]
-                        rowStart[col * channels] = byte(c.x)
-                        rowStart[col * channels + 1] = byte(c.y)
-                        rowStart[col * channels + 2] = byte(c.z)
+                        let c = ColorMath.bytes(colors[col])
+                        rowStart[col * channels] = c.x
+                        rowStart[col * channels + 1] = c.y
+                        rowStart[col * channels + 2] = c.z
                     }
                 }
             }
@@ -270,23 +264,9 @@ public struct CapturedImageSampler: Sendable {
         return SIMD3(yy + rCr * v, yy - gCb * u - gCr * v, yy + bCb * u)
     }
 
-    /// Converts R′G′B′ in the capture's primaries to `space`.
+    /// Converts decoded R′G′B′ in the capture's primaries to `space` (`colorPolicy`).
     @inlinable @inline(__always)
     public func convert(_ rgb: SIMD3<Float>, to space: SampleSpace) -> SIMD3<Float> {
-        switch space {
-        case .capture:
-            return rgb
-        case .captureLinear:
-            return SRGBTransfer.decode(rgb)
-        case .srgb:
-            let e = primaries == .srgb ? rgb : toSRGB.encoded(rgb)
-            return SIMD3(min(max(e.x, 0), 1), min(max(e.y, 0), 1), min(max(e.z, 0), 1))
-        case .extendedSRGB:
-            return primaries == .srgb ? rgb : toSRGB.encoded(rgb)
-        case .linear:
-            return primaries == .srgb ? SRGBTransfer.decode(rgb) : toSRGB.linear(rgb)
-        case .displayP3:
-            return primaries == .displayP3 ? rgb : toP3.encoded(rgb)
-        }
+        colorPolicy.color(rgb, in: space)
     }
 }

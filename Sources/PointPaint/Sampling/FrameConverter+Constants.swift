@@ -50,10 +50,10 @@ struct FrameConverterConstants: Sendable {
 
     init(encoding: YCbCrEncoding, siting: ChromaSiting) {
         let c = encoding.matrix.decodeCoefficients
-        let (ys, yo, cs): (Double, Double, Double) = switch encoding.range {
-        case .full: (1, 0, 1)
-        case .video: (255.0 / 219, 16 * 255.0 / 219, 255.0 / 224)  // Y′ = (Y − 16)·255/219, C′ = (C − 128)·255/224
-        }
+        // Y′ = Y·ys − yo and C′ = (C − 128)·cs, in levels (`YCbCrRange`): the luma offset is
+        // folded into the biases as levels, 16·255/219 for video range.
+        let range = encoding.range
+        let ys = range.lumaScale, yo = range.lumaOffset * range.lumaScale, cs = range.chromaScale
         let f6 = Double(1 << Self.fractionBits), fine = Double(1 << Self.coefficientFractionBits)
         let luma = (ys * f6 * 256).rounded()
         self.luma = UInt16(luma)
@@ -73,9 +73,10 @@ struct FrameConverterConstants: Sendable {
         let base = (-yo + 0.5) * f6 - 0.5 + meanLoss(luma, exact: ys * f6)
         // A term's mean loss against its own (rounded) coefficient: the floor's.
         func loss(_ m: UInt16) -> Double { meanLoss(Double(m), exact: Double(m) / 256) }
-        redBias = Int16((base - 128 * Double(red) / 256 + loss(red)).rounded())
-        blueBias = Int16((base - 128 * Double(blue) / 256 + loss(blue)).rounded())
-        greenBias = Int16((base + 128 * Double(greenCb) / 256 + 128 * Double(greenCr) / 256
+        let zero = YCbCrRange.chromaOffset  // chroma code of no colour
+        redBias = Int16((base - zero * Double(red) / 256 + loss(red)).rounded())
+        blueBias = Int16((base - zero * Double(blue) / 256 + loss(blue)).rounded())
+        greenBias = Int16((base + zero * Double(greenCb) / 256 + zero * Double(greenCr) / 256
                                - loss(greenCb) - loss(greenCr)).rounded())
 
         // Bilinear: all in 1/65536 level; chroma in 1/16 code, so coefficients / 16.

@@ -11,6 +11,9 @@ enum NearestKernel: Sendable, CaseIterable, CustomStringConvertible {
     /// Swift SIMD, 16 pixels × 2 rows a step: the portable path (SSE2 in the baseline x86-64
     /// build, NEON on arm64).
     case simd
+    /// C, one pixel at a time: the C variants' reference (`pointpaint_nv12_nearest_rgba_c`),
+    /// on every architecture. Never chosen by `.automatic`.
+    case c
 
     /// `pointpaint_cpu_kernels()`, read once (CPUID is slow in a virtual machine).
     private static let cpu = Int(pointpaint_cpu_kernels())
@@ -18,7 +21,7 @@ enum NearestKernel: Sendable, CaseIterable, CustomStringConvertible {
     /// Whether this CPU can run the kernel.
     var isAvailable: Bool {
         switch self {
-        case .automatic, .simd: true
+        case .automatic, .simd, .c: true
         case .avx2: Self.cpu & Int(POINTPAINT_KERNELS_AVX2) != 0
         case .avx512bw: Self.cpu & Int(POINTPAINT_KERNELS_AVX512BW) != 0
         }
@@ -33,6 +36,7 @@ enum NearestKernel: Sendable, CaseIterable, CustomStringConvertible {
         case .avx512bw: "AVX-512BW"
         case .avx2: "AVX2"
         case .simd: "Swift SIMD"
+        case .c: "C reference"
         }
     }
 }
@@ -75,14 +79,26 @@ struct FramePlanes: @unchecked Sendable {
         switch kernel {
         case .automatic, .simd:
             convertNearestSIMD(rowPairs: pairs, NearestTerms(k))
+        case .c:
+            convertNearestC(rowPairs: pairs, k, pointpaint_nv12_nearest_rgba_c)
         case .avx2, .avx512bw:
-            convertNearestC(rowPairs: pairs, k, wide: kernel == .avx512bw)
+            #if arch(x86_64)
+            convertNearestC(rowPairs: pairs, k,
+                            kernel == .avx512bw ? pointpaint_nv12_nearest_rgba_avx512bw : pointpaint_nv12_nearest_rgba_avx2)
+            #else
+            preconditionFailure("the \(kernel) kernel is x86-64 only")
+            #endif
         }
     }
 
-    /// The C kernels (`CPointPaintKernels`): x86-64 only, chosen at run time.
-    private func convertNearestC(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, wide: Bool) {
-        #if arch(x86_64)
+    /// A C kernel of `CPointPaintKernels`: every variant has this signature (`…_c`, `…_avx2`,
+    /// `…_avx512bw`).
+    private typealias CKernel = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int,
+                                                UnsafeMutablePointer<UInt8>?, Int, Int, Int,
+                                                UnsafePointer<PointPaintNV12Constants>?) -> Void
+
+    /// Converts row pairs `pairs` with the C kernel `kernel`.
+    private func convertNearestC(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants, _ kernel: CKernel) {
         var constants = PointPaintNV12Constants(
             luma: k.luma, red: k.red, greenCb: k.greenCb, greenCr: k.greenCr, blue: k.blue,
             redBias: k.redBias, greenBias: k.greenBias, blueBias: k.blueBias)
@@ -90,20 +106,16 @@ struct FramePlanes: @unchecked Sendable {
         let y = luma.assumingMemoryBound(to: UInt8.self), c = chroma.assumingMemoryBound(to: UInt8.self)
         /// Row pairs `first ..< first + count` into `out` (row 2i at `out + 2 (i − first) · rowBytes`).
         func run(_ first: Int, _ count: Int, into out: UnsafeMutableRawPointer) {
-            let o = out.assumingMemoryBound(to: UInt8.self)
-            if wide {
-                pointpaint_nv12_nearest_rgba_avx512bw(y + 2 * first * lumaStride, lumaStride, c + first * chromaStride, chromaStride,
-                                                      o, rowBytes, width, count, &constants)
-            } else {
-                pointpaint_nv12_nearest_rgba_avx2(y + 2 * first * lumaStride, lumaStride, c + first * chromaStride, chromaStride,
-                                                  o, rowBytes, width, count, &constants)
-            }
+            kernel(y + 2 * first * lumaStride, lumaStride, c + first * chromaStride, chromaStride,
+                   out.assumingMemoryBound(to: UInt8.self), rowBytes, width, count, &constants)
         }
         switch layout {
         case .rgba8:
             run(pairs.lowerBound, pairs.count, into: output + 2 * pairs.lowerBound * rowBytes)
         case .rgb8:
-            // Convert to RGBA in a scratch pair of rows, then drop alpha.
+            // Convert to RGBA in a scratch pair of rows, then drop alpha. One call a row pair: a
+            // call's setup (the kernels' constant vectors, which the compiler folds into loads and
+            // broadcasts) measured nothing beside converting the pair.
             withUnsafeTemporaryAllocation(byteCount: 2 * rowBytes, alignment: 64) { scratch in
                 let s = scratch.baseAddress!
                 for pair in pairs {
@@ -112,9 +124,6 @@ struct FramePlanes: @unchecked Sendable {
                 }
             }
         }
-        #else
-        preconditionFailure("C kernels are x86-64 only")
-        #endif
     }
 
     /// `FrameConverterConstants`' nearest constants for the Swift SIMD kernel: the biases with

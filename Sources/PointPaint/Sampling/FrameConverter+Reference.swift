@@ -1,8 +1,8 @@
 extension FrameConverter {
     /// The plain reference conversion: scalar, double precision, per DESIGN.md ("Colour,
-    /// exactly"), through `YCbCrEncoding.rgb(y:cb:cr:)`; each channel is scaled to 0…255,
-    /// clamped and rounded to nearest. Same signature and output layout as `convert`, about
-    /// two orders of magnitude slower; tests hold the fast path to it.
+    /// exactly"), through `YCbCrEncoding.rgb(y:cb:cr:)`; each channel quantised by
+    /// `ColorMath.byte` (clamped, rounded to nearest). Same signature and output layout as
+    /// `convert`, about two orders of magnitude slower; tests hold the fast path to it.
     ///
     /// - Complexity: O(width × height).
     public func convertReference(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
@@ -37,9 +37,7 @@ extension FrameConverter {
                 }
                 let rgb = encoding.rgb(y: Double(image.lumaValue(x: x, y: y)), cb: cb, cr: cr)
                 let i = (y * image.width + x) * bpp
-                for channel in 0 ..< 3 {
-                    output[i + channel] = UInt8(min(max(rgb[channel] * 255, 0), 255).rounded(.toNearestOrAwayFromZero))
-                }
+                for channel in 0 ..< 3 { output[i + channel] = ColorMath.byte(rgb[channel]) }
                 if bpp == 4 { output[i + 3] = 255 }
             }
         }

@@ -31,8 +31,8 @@ public enum PixelLayout: String, Sendable, CaseIterable, Hashable {
 /// - `.bilinear`: chroma upsampled per DESIGN.md (chroma texel position (x+0.5)/2 − 0.5, plus
 ///   0.25 texel for left siting, edges clamped), then the matrix; also vectorised (three
 ///   passes a row over 16-bit scratch rows), bit-identical to its scalar model
-///   `convertBilinearScalar`: 4.5 ms for a 1920×1440 frame on one core, about 8× the nearest
-///   path with AVX-512 and 2.7× the portable Swift one (Benchmarks/README.md).
+///   `convertBilinearScalar`, and several times slower than the nearest path (figures in
+///   Benchmarks/README.md, "Sampling").
 ///
 /// `convertReference` is the plain, scalar, double-precision version of the same conversion;
 /// tests hold the fast one to it.

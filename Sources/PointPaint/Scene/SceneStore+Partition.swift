@@ -37,97 +37,114 @@ extension SceneStore {
         var partBits = 0
         while partBits < 8, n >> (partBits + 16) > 0 { partBits += 1 }
         let parts = 1 << partBits
-        let partShift = UInt64(64 - partBits)
-        @inline(__always) func part(_ key: Int64) -> Int {
-            partBits == 0 ? 0 : Int(truncatingIfNeeded: Storage.hash(key) >> partShift)
-        }
 
-        // Pass 1: every sample's key (−1 for none) and how many samples each part receives.
-        let keys = UnsafeMutablePointer<Int64>.allocate(capacity: n)
-        defer { keys.deallocate() }
-        let starts = UnsafeMutablePointer<Int>.allocate(capacity: parts + 1)
-        defer { starts.deallocate() }
-        starts.initialize(repeating: 0, count: parts + 1)
-        for j in 0 ..< n {
-            guard let key = VoxelKey.packedCell(p[j], voxelSize: size) else {
-                keys[j] = -1
-                continue
+        // Scratch memory, freed when these scopes end.
+        // (Indexed through their base pointers: the passes are hot, the sizes fixed here.)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: n) { keyMemory in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: parts + 1) { startMemory in
+                let keys = keyMemory.baseAddress!, starts = startMemory.baseAddress!
+                // Pass 1: every sample's key (−1 for none) and how many samples each part receives.
+                starts.initialize(repeating: 0, count: parts + 1)
+                for j in 0 ..< n {
+                    guard let key = VoxelKey.packedCell(p[j], voxelSize: size) else {
+                        keys[j] = -1
+                        continue
+                    }
+                    keys[j] = key
+                    starts[Self.part(key, partBits: partBits) + 1] += 1
+                }
+                for k in 0 ..< parts { starts[k + 1] += starts[k] }
+                let accepted = starts[parts]
+                guard accepted > 0 else { return 0 }
+                withUnsafeTemporaryAllocation(of: Entry.self, capacity: accepted) { entryMemory in
+                    let entries = entryMemory.baseAddress!
+                    Self.scatter(keys: keys, colors: c, starts: starts, partBits: partBits, policy: policy, into: entries)
+                    accumulateParts(entries, starts: starts, partBits: partBits, frame: frame, batch: n, policy: policy)
+                }
+                return accepted
             }
-            keys[j] = key
-            starts[part(key) + 1] += 1
         }
-        for k in 0 ..< parts { starts[k + 1] += starts[k] }
-        let accepted = starts[parts]
-        guard accepted > 0 else { return 0 }
+    }
 
-        // Pass 2: scatter, stable, so each part keeps the batch order.
-        let entries = UnsafeMutablePointer<Entry>.allocate(capacity: accepted)
-        defer { entries.deallocate() }
-        let cursors = UnsafeMutablePointer<Int>.allocate(capacity: parts)
-        defer { cursors.deallocate() }
-        cursors.initialize(from: starts, count: parts)
-        for j in 0 ..< n {
-            let key = keys[j]
-            guard key >= 0 else { continue }
-            let v = c[j]
-            let e: Entry = policy == .mean
-                ? Entry(key: key, r: Int32(truncatingIfNeeded: Record.fixed(v.x)), g: Int32(truncatingIfNeeded: Record.fixed(v.y)),
-                        b: Int32(truncatingIfNeeded: Record.fixed(v.z)), index: UInt32(j))
-                : Entry(key: key, r: Int32(bitPattern: v.x.bitPattern), g: Int32(bitPattern: v.y.bitPattern),
-                        b: Int32(bitPattern: v.z.bitPattern), index: UInt32(j))
-            let k = part(key)
-            entries[cursors[k]] = e
-            cursors[k] += 1
+    /// The part of `key`: the top `partBits` bits of its hash.
+    @inline(__always)
+    private static func part(_ key: Int64, partBits: Int) -> Int {
+        partBits == 0 ? 0 : Int(truncatingIfNeeded: Storage.hash(key) &>> UInt64(64 - partBits))  // a shift of 56…63
+    }
+
+    /// Pass 2: each accepted sample (a key for each of `colors`, −1 for none) into its part's
+    /// run of `entries` (the parts' runs start at `starts`), stable, so each part keeps the batch
+    /// order.
+    private static func scatter(keys: UnsafePointer<Int64>, colors c: UnsafeBufferPointer<SIMD3<Float>>,
+                                starts: UnsafePointer<Int>, partBits: Int, policy: AccumulationPolicy,
+                                into entries: UnsafeMutablePointer<Entry>) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 1 << partBits) { cursorMemory in
+            let cursors = cursorMemory.baseAddress!
+            cursors.initialize(from: starts, count: 1 << partBits)
+            for j in c.indices {
+                let key = keys[j]
+                guard key >= 0 else { continue }
+                let v = c[j]
+                let e: Entry = policy == .mean
+                    ? Entry(key: key, r: Int32(truncatingIfNeeded: Record.fixed(v.x)), g: Int32(truncatingIfNeeded: Record.fixed(v.y)),
+                            b: Int32(truncatingIfNeeded: Record.fixed(v.z)), index: UInt32(j))
+                    : Entry(key: key, r: Int32(bitPattern: v.x.bitPattern), g: Int32(bitPattern: v.y.bitPattern),
+                            b: Int32(bitPattern: v.z.bitPattern), index: UInt32(j))
+                let k = part(key, partBits: partBits)
+                entries[cursors[k]] = e
+                cursors[k] += 1
+            }
         }
+    }
 
-        // Pass 3: each part into its own small table, grown with the part's voxel count. Parts
-        // hold disjoint keys (a key's part is fixed by its hash), so the batch's voxels are the
-        // parts' voxels side by side.
+    /// Pass 3: each part into its own small table, grown with the part's voxel count. Parts
+    /// hold disjoint keys (a key's part is fixed by its hash), so the batch's voxels are the
+    /// parts' voxels side by side. Then the batch's voxels in order of first appearance, merged
+    /// exactly into the store.
+    private mutating func accumulateParts(_ entries: UnsafePointer<Entry>, starts: UnsafePointer<Int>, partBits: Int,
+                                         frame: UInt32, batch n: Int, policy: AccumulationPolicy) {
         var local = LocalTable(bits: 12)
-        defer { local.free() }
-        var voxels = Buffer<Record>(capacity: 1 << 12)
-        defer { voxels.free() }
-        var firstSeen = Buffer<UInt32>(capacity: 1 << 12)
-        defer { firstSeen.free() }
-        for k in 0 ..< parts where starts[k + 1] > starts[k] {
+        var voxels = ScratchBuffer<Record>(capacity: 1 << 12)
+        var firstSeen = ScratchBuffer<UInt32>(capacity: 1 << 12)
+        for k in 0 ..< 1 << partBits where starts[k + 1] > starts[k] {
             let count = starts[k + 1] - starts[k]
-            let base = voxels.count
             voxels.reserve(count)
             firstSeen.reserve(count)
-            let v = voxels.pointer
             local.clear()
-            for e in UnsafeBufferPointer(start: entries + starts[k], count: count) {
-                let t: Int
-                if let found = local.find(e.key, in: v, base: base, partBits: partBits) {
-                    t = found
-                } else {
-                    t = voxels.count
-                    voxels.count += 1
-                    (v + t).initialize(to: Record(key: e.key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
-                    firstSeen.pointer[firstSeen.count] = e.index
-                    firstSeen.count += 1
-                    local.insert(e.key, index: t - base, records: v + base, partBits: partBits)
+            voxels.appending { v in
+                firstSeen.appending { seen in
+                    let base = v.count
+                    for e in UnsafeBufferPointer(start: entries + starts[k], count: starts[k + 1] - starts[k]) {
+                        let t: Int
+                        if let found = local.find(e.key, in: v.elements(from: base), partBits: partBits) {
+                            t = base + found
+                        } else {
+                            t = v.append(Record(key: e.key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
+                            seen.append(e.index)
+                            local.insert(e.key, index: t - base, records: v.elements(from: base), partBits: partBits)
+                        }
+                        let record = v.pointer(to: t)
+                        switch policy {
+                        case .mean:
+                            record.pointee.r &+= Int64(e.r)
+                            record.pointee.g &+= Int64(e.g)
+                            record.pointee.b &+= Int64(e.b)
+                        case .latest:
+                            Self.setBits(&record.pointee, e)
+                        case .first:
+                            if record.pointee.count == 0 { Self.setBits(&record.pointee, e) }
+                        }
+                        record.pointee.count &+= 1
+                    }
                 }
-                switch policy {
-                case .mean:
-                    v[t].r &+= Int64(e.r)
-                    v[t].g &+= Int64(e.g)
-                    v[t].b &+= Int64(e.b)
-                case .latest:
-                    Self.setBits(&v[t], e)
-                case .first:
-                    if v[t].count == 0 { Self.setBits(&v[t], e) }
-                }
-                v[t].count &+= 1
             }
         }
-
-        // Order of first appearance, then an exact merge into the store.
-        let order = Self.sortedByFirstAppearance(UnsafeBufferPointer(start: firstSeen.pointer, count: firstSeen.count), limit: n)
-        storage.withRecords(reserving: voxels.count) { table in
-            for t in order { table.combine(voxels.pointer[Int(t)], policy: policy) }
+        let order = firstSeen.withElements { Self.sortedByFirstAppearance($0, limit: n) }
+        voxels.withElements { records in
+            storage.withRecords(reserving: records.count) { table in
+                for t in order { table.combine(records[Int(t)], policy: policy) }
+            }
         }
-        return accepted
     }
 
     /// A sample's colour bits (policies `latest` and `first`) as the record keeps them.
@@ -165,97 +182,155 @@ extension SceneStore {
     }
 }
 
-/// A growable buffer of trivial values whose storage is reached by pointer; `reserve` is the
-/// only call that may move it.
-private struct Buffer<Element> {
-    private(set) var pointer: UnsafeMutablePointer<Element>
-    private var capacity: Int
-    var count = 0
+/// Memory for `capacity` values of a trivial type, freed with the object: the owner of each
+/// piece of the partition's scratch that may grow.
+private final class Allocation<Element> {
+    let pointer: UnsafeMutablePointer<Element>
+    let capacity: Int
 
     init(capacity: Int) {
+        precondition(_isPOD(Element.self), "scratch memory holds trivial values only")
+        precondition(capacity > 0, "an empty allocation")
         pointer = .allocate(capacity: capacity)
         self.capacity = capacity
     }
 
-    /// Makes room for `extra` more elements.
-    mutating func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
-        var grown = capacity
-        while grown < count + extra { grown *= 2 }
-        let moved = UnsafeMutablePointer<Element>.allocate(capacity: grown)
-        moved.moveInitialize(from: pointer, count: count)
-        pointer.deallocate()
-        pointer = moved
-        capacity = grown
-    }
-
-    func free() { pointer.deallocate() }
+    deinit { pointer.deallocate() }
 }
 
-/// Open addressing over one part's voxels: slot = index + 1 (0 empty), positions from the hash
-/// bits below the part bits, load at most ½; `clear` touches only the slots in use.
+/// A growable array of trivial values in an `Allocation`; `reserve` is the only call that may
+/// move it. Its memory is reached only inside `appending` and `withElements`.
+private struct ScratchBuffer<Element> {
+    private var allocation: Allocation<Element>
+    private(set) var count = 0
+
+    init(capacity: Int) { allocation = Allocation(capacity: capacity) }
+
+    /// Makes room for `extra` more elements.
+    mutating func reserve(_ extra: Int) {
+        guard count + extra > allocation.capacity else { return }
+        var grown = allocation.capacity
+        while grown < count + extra { grown *= 2 }
+        let moved = Allocation<Element>(capacity: grown)
+        moved.pointer.moveInitialize(from: allocation.pointer, count: count)
+        allocation = moved
+    }
+
+    /// Appends, reads and changes elements through `body`'s appender, within the room
+    /// `reserve` made.
+    mutating func appending<R>(_ body: (inout Appender) throws -> R) rethrows -> R {
+        try withExtendedLifetime(allocation) {
+            var appender = Appender(base: allocation.pointer, count: count, capacity: allocation.capacity)
+            defer { count = appender.count }
+            return try body(&appender)
+        }
+    }
+
+    /// Calls `body` with the elements, valid only inside it.
+    func withElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(allocation) { try body(UnsafeBufferPointer(start: allocation.pointer, count: count)) }
+    }
+
+    /// The elements of a `ScratchBuffer` inside `appending`, every index checked (in debug
+    /// builds) against `count`, every append against the capacity.
+    struct Appender {
+        fileprivate let base: UnsafeMutablePointer<Element>
+        fileprivate(set) var count: Int
+        fileprivate let capacity: Int
+
+        /// Appends `element`; returns its index.
+        @inline(__always) @discardableResult
+        mutating func append(_ element: Element) -> Int {
+            precondition(count < capacity, "appending beyond the reserved room")
+            (base + count).initialize(to: element)
+            count += 1
+            return count - 1
+        }
+
+        /// Element `index`, to read or change in place.
+        @inline(__always)
+        func pointer(to index: Int) -> UnsafeMutablePointer<Element> {
+            assert(index >= 0 && index < count, "scratch index out of range")
+            return base + index
+        }
+
+        /// Elements `start ..< count`.
+        @inline(__always)
+        func elements(from start: Int) -> UnsafeBufferPointer<Element> {
+            assert(start >= 0 && start <= count, "scratch range out of range")
+            return UnsafeBufferPointer(start: base + start, count: count - start)
+        }
+    }
+}
+
+/// Open addressing over one part's voxels with 32-bit slots (no fingerprint), positions from
+/// the hash bits below the part bits, load at most ½; `clear` touches only the slots in use.
 private struct LocalTable {
-    private var slots: UnsafeMutablePointer<UInt32>
+    /// Owns `slots`.
+    private var allocation: Allocation<SceneStore.Slot<UInt32>>
+    private var slots: UnsafeMutablePointer<SceneStore.Slot<UInt32>>
     private var bits: Int
     private var used: [Int] = []
 
     init(bits: Int) {
         self.bits = bits
-        slots = .allocate(capacity: 1 << bits)
-        slots.initialize(repeating: 0, count: 1 << bits)
+        allocation = Allocation(capacity: 1 << bits)
+        slots = allocation.pointer
+        slots.initialize(repeating: .empty, count: 1 << bits)
     }
 
-    func free() { slots.deallocate() }
-
     @inline(__always)
-    private func position(_ key: Int64, partBits: Int) -> Int {
-        Int(truncatingIfNeeded: SceneStore.Storage.hash(key) >> UInt64(64 - partBits - bits))
+    private func position(_ hash: UInt64, partBits: Int) -> Int {
+        Int(truncatingIfNeeded: hash &>> UInt64(64 - partBits - bits)) & ((1 << bits) - 1)  // a shift of 1…63
     }
 
-    /// Index (into `records`, offset by `base`) of the voxel with `key`, or nil.
+    /// Index in `records` (the part's voxels) of the voxel with `key`, or nil.
     @inline(__always)
-    func find(_ key: Int64, in records: UnsafeMutablePointer<SceneStore.Record>, base: Int, partBits: Int) -> Int? {
-        let mask = (1 << bits) - 1
-        var pos = position(key, partBits: partBits) & mask
-        while true {
-            let slot = slots[pos]
-            if slot == 0 { return nil }
-            let t = base + Int(slot) - 1
-            if records[t].key == key { return t }
-            pos = (pos + 1) & mask
+    func find(_ key: Int64, in records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) -> Int? {
+        let h = SceneStore.Storage.hash(key)
+        let found = withExtendedLifetime(allocation) {
+            SceneStore.probe(slots, mask: (1 << bits) - 1, from: position(h, partBits: partBits), hash: h,
+                             count: records.count, isKey: { records[$0].key == key })
+        }
+        switch found {
+        case .found(let t): return t
+        case .vacant: return nil
         }
     }
 
-    /// Adds `key`, the part's voxel `index`; grows first when the load would pass ½.
+    /// Adds `key`, the part's voxel `index` in `records`; grows first when the load would pass ½.
     @inline(__always)
-    mutating func insert(_ key: Int64, index: Int, records: UnsafeMutablePointer<SceneStore.Record>, partBits: Int) {
+    mutating func insert(_ key: Int64, index: Int, records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) {
         if 2 * (used.count + 1) > 1 << bits { grow(records: records, partBits: partBits) }
-        let mask = (1 << bits) - 1
-        var pos = position(key, partBits: partBits) & mask
-        while slots[pos] != 0 { pos = (pos + 1) & mask }
-        slots[pos] = UInt32(index + 1)
-        used.append(pos)
+        place(SceneStore.Storage.hash(key), index: index, partBits: partBits)
+    }
+
+    /// Puts voxel `index` with hash `h` into its first empty slot.
+    @inline(__always)
+    private mutating func place(_ h: UInt64, index: Int, partBits: Int) {
+        withExtendedLifetime(allocation) {
+            guard case .vacant(let pos) = SceneStore.probe(slots, mask: (1 << bits) - 1, from: position(h, partBits: partBits),
+                                                           hash: h, count: index + 1, isKey: { _ in false }) else { return }
+            slots[pos] = SceneStore.Slot(index: index, hash: h)
+            used.append(pos)
+        }
     }
 
     /// Empties the table for the next part.
     mutating func clear() {
-        for pos in used { slots[pos] = 0 }
+        withExtendedLifetime(allocation) {
+            for pos in used { slots[pos] = .empty }
+        }
         used.removeAll(keepingCapacity: true)
     }
 
-    private mutating func grow(records: UnsafeMutablePointer<SceneStore.Record>, partBits: Int) {
+    private mutating func grow(records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) {
         let count = used.count
-        slots.deallocate()
         bits += 1
-        slots = .allocate(capacity: 1 << bits)
-        slots.initialize(repeating: 0, count: 1 << bits)
+        allocation = Allocation(capacity: 1 << bits)
+        slots = allocation.pointer
+        slots.initialize(repeating: .empty, count: 1 << bits)
         used.removeAll(keepingCapacity: true)
-        let mask = (1 << bits) - 1
-        for i in 0 ..< count {
-            var pos = position(records[i].key, partBits: partBits) & mask
-            while slots[pos] != 0 { pos = (pos + 1) & mask }
-            slots[pos] = UInt32(i + 1)
-            used.append(pos)
-        }
+        for i in 0 ..< count { place(SceneStore.Storage.hash(records[i].key), index: i, partBits: partBits) }
     }
 }

@@ -30,8 +30,8 @@ import Foundation
 /// - Memory: 48 bytes a voxel for its record, plus 8 bytes a hash slot at a load between
 ///   0.31 and 0.62, so 61–74 bytes a voxel (plus up to 2× record capacity while growing).
 /// - Insert: O(1) expected; one hash-slot and one record access per sample. Large batches are
-///   partitioned first (`add(points:colors:frame:)`): 10 M samples into about 1 M voxels, then
-///   `cloud()`, took 652 ms on the 2-core reference machine (`Benchmarks/Benchmarks/Scene`).
+///   partitioned first (`add(points:colors:frame:)`) so each part accumulates in cache; measured
+///   figures are in Benchmarks/README.md (Scene).
 public struct SceneStore: Sendable {
     /// Edge length of a voxel in world units (metres).
     public let voxelSize: Float
@@ -216,7 +216,7 @@ public struct SceneStore: Sendable {
     // MARK: helpers
 
     private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
     }
 
     private static func frameIndex(_ frame: Int) -> UInt32 {
@@ -275,14 +275,79 @@ extension SceneStore {
         }
     }
 
+    /// A slot of an open-addressing table over records, in `Raw`'s bits: 0 when empty, else
+    /// the record's index plus one in the low 32 bits and, above them, the top bits of its key's
+    /// hash (a fingerprint that spares most record loads on a probe; a 32-bit slot has none).
+    /// Every slot is made and read here, with asserts on the index.
+    @usableFromInline struct Slot<Raw: FixedWidthInteger & UnsignedInteger> {
+        /// The bits as stored.
+        @usableFromInline let raw: Raw
+
+        /// An empty slot.
+        static var empty: Slot { Slot(raw: 0) }
+
+        @usableFromInline init(raw: Raw) { self.raw = raw }
+
+        /// The slot of record `index` whose key hashes to `hash`.
+        @inline(__always)
+        init(index: Int, hash: UInt64) {
+            assert(index >= 0 && index < Int(UInt32.max), "record index beyond a slot's 32 bits")
+            let fingerprint = Raw.bitWidth > 32 ? Raw(truncatingIfNeeded: hash >> 32) << 32 : 0
+            raw = fingerprint | Raw(truncatingIfNeeded: index + 1)
+        }
+
+        /// Whether no record is here.
+        @inline(__always) var isEmpty: Bool { raw == 0 }
+
+        /// Whether the record here may have a key with `hash` (always, in a slot without a
+        /// fingerprint).
+        @inline(__always)
+        func matches(hash: UInt64) -> Bool { Raw.bitWidth <= 32 || UInt64(truncatingIfNeeded: raw) >> 32 == hash >> 32 }
+
+        /// The index of the record here, which must be one of the `count` records.
+        @inline(__always)
+        func index(below count: Int) -> Int {
+            let i = Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: raw) & 0xFFFF_FFFF) - 1
+            assert(i >= 0 && i < count, "slot decodes to a record index outside the table's records")
+            return i
+        }
+    }
+
+    /// Where a probe for a key ended.
+    @usableFromInline enum Probe {
+        /// At the key's record.
+        case found(index: Int)
+        /// At an empty slot, where the key goes.
+        case vacant(position: Int)
+    }
+
+    /// Linear probing in `slots` (`mask + 1` of them, a power of two) from `position`: the
+    /// first of the `count` records whose slot's fingerprint matches `hash` and that `isKey`
+    /// accepts, or the first empty position. The table must have an empty slot.
+    @inline(__always)
+    static func probe<Raw>(_ slots: UnsafeMutablePointer<Slot<Raw>>, mask: Int, from position: Int, hash: UInt64,
+                           count: Int, isKey: (Int) -> Bool) -> Probe {
+        assert(mask >= 0 && (mask & (mask + 1)) == 0 && position >= 0 && position <= mask, "probe outside the table")
+        var pos = position
+        while true {
+            let slot = slots[pos]
+            if slot.isEmpty { return .vacant(position: pos) }
+            if slot.matches(hash: hash) {
+                let i = slot.index(below: count)
+                if isKey(i) { return .found(index: i) }
+            }
+            pos = (pos + 1) & mask
+        }
+    }
+
     /// The records in insertion order and an open-addressing index over them. Mutated only
     /// through `SceneStore`, which copies it first unless uniquely referenced.
     @usableFromInline final class Storage: @unchecked Sendable {
         private(set) var records: UnsafeMutablePointer<Record>
         private(set) var recordCapacity: Int
         private(set) var count: Int = 0
-        /// 0 = empty; otherwise `fingerprint << 32 | (index + 1)`, fingerprint = hash >> 32.
-        private var table: UnsafeMutablePointer<UInt64>
+        /// 2^`tableBits` slots, 64-bit (with fingerprints).
+        private var table: UnsafeMutablePointer<Slot<UInt64>>
         /// log2 of the table's capacity.
         private var tableBits: Int
         /// Scratch for `Handle.warm`.
@@ -294,7 +359,19 @@ extension SceneStore {
             tableBits = 5
             while Storage.maxLoad(bits: tableBits) < expectedVoxels { tableBits += 1 }
             table = .allocate(capacity: 1 << tableBits)
-            table.initialize(repeating: 0, count: 1 << tableBits)
+            table.initialize(repeating: .empty, count: 1 << tableBits)
+            sink.initialize(to: 0)
+        }
+
+        /// A copy of `other`'s records and table, for copy-on-write.
+        init(copying other: Storage) {
+            recordCapacity = other.recordCapacity
+            records = .allocate(capacity: recordCapacity)
+            records.initialize(from: other.records, count: other.count)
+            count = other.count
+            tableBits = other.tableBits
+            table = .allocate(capacity: 1 << tableBits)
+            table.initialize(from: other.table, count: 1 << tableBits)
             sink.initialize(to: 0)
         }
 
@@ -304,40 +381,27 @@ extension SceneStore {
             table.deallocate()
         }
 
-        func copy() -> Storage {
-            let c = Storage(expectedVoxels: 0)
-            c.records.deallocate()
-            c.table.deallocate()
-            c.recordCapacity = recordCapacity
-            c.records = .allocate(capacity: recordCapacity)
-            c.records.initialize(from: records, count: count)
-            c.count = count
-            c.tableBits = tableBits
-            c.table = .allocate(capacity: 1 << tableBits)
-            c.table.initialize(from: table, count: 1 << tableBits)
-            return c
-        }
-
         /// Greatest voxel count a table of 2^bits slots holds: a load of 5/8.
         static func maxLoad(bits: Int) -> Int { (1 << bits) / 8 * 5 }
 
         @inline(__always)
         static func hash(_ key: Int64) -> UInt64 { UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15 }
 
+        /// The table position a hash starts probing at: its top `bits` bits.
+        @inline(__always)
+        static func position(_ hash: UInt64, bits: Int) -> Int {
+            assert(bits > 0 && bits < 64, "a table of 2 to 2⁶³ slots")
+            return Int(truncatingIfNeeded: hash &>> UInt64(64 - bits))
+        }
+
         /// Index of the record with `key`, or nil.
         func find(_ key: Int64) -> Int? {
             let h = Storage.hash(key)
-            let mask = (1 << tableBits) - 1
-            var pos = Int(truncatingIfNeeded: h >> UInt64(64 - tableBits))
-            let fp = h >> 32
-            while true {
-                let e = table[pos]
-                if e == 0 { return nil }
-                if e >> 32 == fp {
-                    let i = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
-                    if records[i].key == key { return i }
-                }
-                pos = (pos + 1) & mask
+            let records = records
+            switch SceneStore.probe(table, mask: (1 << tableBits) - 1, from: Storage.position(h, bits: tableBits), hash: h,
+                                    count: count, isKey: { records[$0].key == key }) {
+            case .found(let i): return i
+            case .vacant: return nil
             }
         }
 
@@ -348,7 +412,7 @@ extension SceneStore {
             let needed = count + extra
             if needed > recordCapacity { growRecords(to: needed) }
             if needed > Storage.maxLoad(bits: tableBits) { growTable(for: needed) }
-            var handle = Handle(records: records, count: count, table: table, tableBits: tableBits, sink: sink)
+            var handle = Handle(records: records, count: count, capacity: recordCapacity, table: table, tableBits: tableBits, sink: sink)
             let result = body(&handle)
             count = handle.count
             return result
@@ -370,13 +434,13 @@ extension SceneStore {
             table.deallocate()
             tableBits = bits
             table = .allocate(capacity: 1 << bits)
-            table.initialize(repeating: 0, count: 1 << bits)
-            let mask = (1 << bits) - 1
+            table.initialize(repeating: .empty, count: 1 << bits)
             for i in 0 ..< count {
                 let h = Storage.hash(records[i].key)
-                var pos = Int(truncatingIfNeeded: h >> UInt64(64 - bits))
-                while table[pos] != 0 { pos = (pos + 1) & mask }
-                table[pos] = (h >> 32) << 32 | UInt64(i + 1)
+                // Keys are distinct: only the empty slot is wanted.
+                guard case .vacant(let pos) = SceneStore.probe(table, mask: (1 << bits) - 1, from: Storage.position(h, bits: bits),
+                                                               hash: h, count: i, isKey: { _ in false }) else { continue }
+                table[pos] = Slot(index: i, hash: h)
             }
         }
     }
@@ -385,7 +449,9 @@ extension SceneStore {
     @usableFromInline struct Handle {
         let records: UnsafeMutablePointer<Record>
         var count: Int
-        let table: UnsafeMutablePointer<UInt64>
+        /// Records there is room for: `count` may grow to it without reallocating.
+        let capacity: Int
+        let table: UnsafeMutablePointer<Slot<UInt64>>
         let tableBits: Int
         /// Where `warm` leaves a value derived from its loads, so they are not optimised away.
         let sink: UnsafeMutablePointer<Int64>
@@ -394,24 +460,18 @@ extension SceneStore {
         @inline(__always)
         mutating func findOrInsert(_ key: Int64) -> Int {
             let h = Storage.hash(key)
-            let mask = (1 << tableBits) - 1
-            var pos = Int(truncatingIfNeeded: h >> UInt64(64 - tableBits))
-            let fp = h >> 32
-            while true {
-                let e = table[pos]
-                if e == 0 {
-                    let i = count
-                    count += 1
-                    records.advanced(by: i).initialize(
-                        to: Record(key: key, r: 0, g: 0, b: 0, count: 0, first: .max, last: 0))
-                    table[pos] = fp << 32 | UInt64(i + 1)
-                    return i
-                }
-                if e >> 32 == fp {
-                    let i = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
-                    if records[i].key == key { return i }
-                }
-                pos = (pos + 1) & mask
+            let records = records
+            switch SceneStore.probe(table, mask: (1 << tableBits) - 1, from: Storage.position(h, bits: tableBits), hash: h,
+                                    count: count, isKey: { records[$0].key == key }) {
+            case .found(let i):
+                return i
+            case .vacant(let pos):
+                let i = count
+                precondition(i < capacity, "more voxels inserted than reserved")
+                count += 1
+                records.advanced(by: i).initialize(to: Record(key: key, r: 0, g: 0, b: 0, count: 0, first: .max, last: 0))
+                table[pos] = Slot(index: i, hash: h)
+                return i
             }
         }
 
@@ -484,22 +544,22 @@ extension SceneStore {
         /// overlap. Changes nothing.
         @inline(__always)
         func warm(points: UnsafeBufferPointer<SIMD3<Float>>, range: Range<Int>, voxelSize: Float) {
-            let mask = (1 << tableBits) - 1
-            let shift = UInt64(64 - tableBits)
+            assert(range.count <= Handle.lookahead, "warming more samples than the lookahead")
             var entries = SIMD16<UInt64>()
             for (k, j) in range.enumerated() {
                 guard let key = VoxelKey.packedCell(points[j], voxelSize: voxelSize) else { continue }
-                let pos = Int(truncatingIfNeeded: Storage.hash(key) >> shift) & mask
-                entries[k] = table[pos]
+                entries[k] = table[Storage.position(Storage.hash(key), bits: tableBits)].raw
             }
             var sink: Int64 = 0
-            for k in 0 ..< range.count where entries[k] != 0 {
-                sink &+= records[Int(truncatingIfNeeded: entries[k] & 0xFFFF_FFFF) - 1].count == 0 ? 1 : 0
+            for k in 0 ..< range.count {
+                let slot = Slot(raw: entries[k])
+                if !slot.isEmpty { sink &+= records[slot.index(below: count)].count == 0 ? 1 : 0 }
             }
             self.sink.pointee &+= sink  // keeps the loads alive
         }
 
         /// Folds in another store's record as if its samples came after this store's.
+        @inline(__always)
         mutating func combine(_ other: Record, policy: AccumulationPolicy) {
             let i = findOrInsert(other.key)
             let rec = records.advanced(by: i)

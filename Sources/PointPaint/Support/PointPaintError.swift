@@ -86,7 +86,7 @@ extension PointPaintError {
 
     /// The system's message for `code`, lower-cased at the start to sit inside a sentence
     /// ("No such file or directory" → "no such file or directory").
-    public static func errnoText(_ code: Int32 = errno) -> String {
+    package static func errnoText(_ code: Int32 = errno) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text).lowercasedFirst
     }
@@ -163,14 +163,5 @@ extension PointPaintError {
         }
         guard invisible else { return String(scalar) }
         return "\\u{" + String(value, radix: 16, uppercase: true) + "}"
-    }
-}
-
-extension PointPaintError {
-    /// The shape of the error before it had a kind; every caller is being moved to
-    /// `init(_:file:place:_:)`, after which this goes.
-    @available(*, deprecated, message: "give the error a kind: PointPaintError(.malformed, file:place:_:)")
-    public init(file: String? = nil, place: String? = nil, _ message: String) {
-        self.init(.malformed, file: file, place: place.map { .part($0) }, message)
     }
 }

@@ -239,8 +239,8 @@ final class ViewerWindow {
         }
         let cloud = session.cloud
         let p = cloud.positions[i], c = cloud.colors[i]
-        let rgb8 = (c * Float(255)).rounded(.toNearestOrAwayFromZero)
-        let hex = String(format: "#%02X%02X%02X", Int(min(max(rgb8.x, 0), 255)), Int(min(max(rgb8.y, 0), 255)), Int(min(max(rgb8.z, 0), 255)))
+        let rgb8 = ColorMath.bytes(c)
+        let hex = String(format: "#%02X%02X%02X", rgb8.x, rgb8.y, rgb8.z)
         let outside = [c.x, c.y, c.z].contains { $0 < 0 || $0 > 1 } ? " (outside sRGB)" : ""
         say(String(format: "voxel %d: position (%.4f, %.4f, %.4f)  colour (%.4f, %.4f, %.4f) ≈ ", i, p.x, p.y, p.z, c.x, c.y, c.z)
               + hex + outside + "  count \(cloud.counts[i])")

@@ -8,59 +8,54 @@ import Testing
         ColorPrimaries.allCases.map { b in (a, b) }
     }
 
-    static func close(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ tolerance: Double) -> Bool {
-        let d = a - b
-        return max(d.max(), (-d).max()) <= tolerance
-    }
-
     @Test func srgbToXYZMatchesIEC61966() {
         // IEC 61966-2-1 prints the matrix rounded to 4 decimals.
         let m = ColorPrimaries.srgb.rgbToXYZ
-        #expect(Self.close(m.row0, SIMD3(0.4124, 0.3576, 0.1805), 1e-4))
-        #expect(Self.close(m.row1, SIMD3(0.2126, 0.7152, 0.0722), 1e-4))
-        #expect(Self.close(m.row2, SIMD3(0.0193, 0.1192, 0.9505), 1e-4))
+        #expect(isApproximatelyEqual(m.row0, SIMD3(0.4124, 0.3576, 0.1805), tolerance: Tolerance.fourDecimals))
+        #expect(isApproximatelyEqual(m.row1, SIMD3(0.2126, 0.7152, 0.0722), tolerance: Tolerance.fourDecimals))
+        #expect(isApproximatelyEqual(m.row2, SIMD3(0.0193, 0.1192, 0.9505), tolerance: Tolerance.fourDecimals))
     }
 
     @Test func displayP3ToSRGBMatchesPublishedMatrix() {
         // The widely published P3-D65 → sRGB linear matrix (e.g. CSS Color 4 worked examples).
         let m = ColorPrimaries.displayP3.matrix(to: .srgb)
-        #expect(Self.close(m.row0, SIMD3(1.2249401, -0.2249404, 0.0), 1e-6))
-        #expect(Self.close(m.row1, SIMD3(-0.0420569, 1.0420571, 0.0), 1e-6))
-        #expect(Self.close(m.row2, SIMD3(-0.0196376, -0.0786361, 1.0982735), 1e-6))
+        #expect(isApproximatelyEqual(m.row0, SIMD3(1.2249401, -0.2249404, 0.0), tolerance: Tolerance.sevenDecimals))
+        #expect(isApproximatelyEqual(m.row1, SIMD3(-0.0420569, 1.0420571, 0.0), tolerance: Tolerance.sevenDecimals))
+        #expect(isApproximatelyEqual(m.row2, SIMD3(-0.0196376, -0.0786361, 1.0982735), tolerance: Tolerance.sevenDecimals))
     }
 
     @Test func bt2020ToSRGBMatchesBT2087() {
         // ITU-R BT.2087 gives the BT.2020 → BT.709 matrix to 4 decimals.
         let m = ColorPrimaries.bt2020.matrix(to: .srgb)
-        #expect(Self.close(m.row0, SIMD3(1.6605, -0.5876, -0.0728), 1e-4))
-        #expect(Self.close(m.row1, SIMD3(-0.1246, 1.1329, -0.0083), 1e-4))
-        #expect(Self.close(m.row2, SIMD3(-0.0182, -0.1006, 1.1187), 1e-4))
+        #expect(isApproximatelyEqual(m.row0, SIMD3(1.6605, -0.5876, -0.0728), tolerance: Tolerance.fourDecimals))
+        #expect(isApproximatelyEqual(m.row1, SIMD3(-0.1246, 1.1329, -0.0083), tolerance: Tolerance.fourDecimals))
+        #expect(isApproximatelyEqual(m.row2, SIMD3(-0.0182, -0.1006, 1.1187), tolerance: Tolerance.fourDecimals))
     }
 
     @Test(arguments: pairs)
     func matricesKeepWhiteAndInvert(from: ColorPrimaries, to: ColorPrimaries) throws {
         let there = from.matrix(to: to), back = to.matrix(to: from)
-        #expect(Self.close(there * SIMD3(1, 1, 1), SIMD3(1, 1, 1), 1e-14))
+        #expect(isApproximatelyEqual(there * SIMD3(1, 1, 1), SIMD3(1, 1, 1), tolerance: Tolerance.doubleExact))
         let product = back * there
-        #expect(Self.close(product.row0, SIMD3(1, 0, 0), 1e-14))
-        #expect(Self.close(product.row1, SIMD3(0, 1, 0), 1e-14))
-        #expect(Self.close(product.row2, SIMD3(0, 0, 1), 1e-14))
+        #expect(isApproximatelyEqual(product.row0, SIMD3(1, 0, 0), tolerance: Tolerance.doubleExact))
+        #expect(isApproximatelyEqual(product.row1, SIMD3(0, 1, 0), tolerance: Tolerance.doubleExact))
+        #expect(isApproximatelyEqual(product.row2, SIMD3(0, 0, 1), tolerance: Tolerance.doubleExact))
         // Converting through a third space is the same as converting directly.
         for via in ColorPrimaries.allCases {
             let chained = via.matrix(to: to) * from.matrix(to: via)
-            #expect(Self.close(chained.row0, there.row0, 1e-13) && Self.close(chained.row2, there.row2, 1e-13))
+            let tolerance = 10 * Tolerance.doubleExact  // two products instead of one
+            #expect(isApproximatelyEqual(chained.row0, there.row0, tolerance: tolerance))
+            #expect(isApproximatelyEqual(chained.row2, there.row2, tolerance: tolerance))
         }
     }
 
     @Test func srgbRedInDisplayP3() {
         let p3 = ColorPrimaries.displayP3.encoded(fromSRGB: SIMD3(1, 0, 0))
-        #expect(abs(p3.x - 0.9175) < 1e-4)
-        #expect(abs(p3.y - 0.2003) < 1e-4)
-        #expect(abs(p3.z - 0.1386) < 1e-4)
+        #expect(isApproximatelyEqual(p3, SIMD3(0.9175, 0.2003, 0.1386), tolerance: Tolerance.fourDecimals))
         // And back to sRGB red.
         let back = ColorPrimaries.displayP3.extendedSRGB(fromEncoded: p3)
-        #expect(Self.close(back.encoded, SIMD3(1, 0, 0), 1e-12))
-        #expect(Self.close(back.linear, SIMD3(1, 0, 0), 1e-12))
+        #expect(isApproximatelyEqual(back.encoded, SIMD3(1, 0, 0), tolerance: Tolerance.double))
+        #expect(isApproximatelyEqual(back.linear, SIMD3(1, 0, 0), tolerance: Tolerance.double))
     }
 
     @Test func p3PrimariesLieOutsideSRGBAndGreysInside() {
@@ -76,7 +71,7 @@ import Testing
         for code in 0 ... 255 {
             let grey = SIMD3<Double>(repeating: Double(code) / 255)
             #expect(ColorGamut.isInsideSRGB(toSRGB.encoded(grey)))
-            #expect(Self.close(toSRGB.encoded(grey), grey, 1e-12))
+            #expect(isApproximatelyEqual(toSRGB.encoded(grey), grey, tolerance: Tolerance.double))
         }
     }
 
@@ -90,7 +85,7 @@ import Testing
                     let srgb = SIMD3(Double(r), Double(g), Double(b)) / 255
                     let w = into.encoded(srgb)
                     if !ColorGamut.isInsideSRGB(w) { outside += 1 }  // the wider space's own 0…1 box
-                    #expect(Self.close(back.encoded(w), srgb, 1e-12))
+                    #expect(isApproximatelyEqual(back.encoded(w), srgb, tolerance: Tolerance.double))
                     #expect(ColorGamut.isInsideSRGB(back.encoded(w)))
                 }
             }
@@ -105,8 +100,8 @@ import Testing
             for _ in 0 ..< 1000 {
                 let v = SIMD3(rng.unit(), rng.unit(), rng.unit())
                 let d = c.encoded(v), f = c.encoded(SIMD3<Float>(v))
-                #expect(Self.close(SIMD3<Double>(f), d, 2e-6))
-                #expect(Self.close(SIMD3<Double>(c.linear(SIMD3<Float>(v))), c.linear(v), 2e-6))
+                #expect(isApproximatelyEqual(SIMD3<Double>(f), d, tolerance: Tolerance.single))
+                #expect(isApproximatelyEqual(SIMD3<Double>(c.linear(SIMD3<Float>(v))), c.linear(v), tolerance: Tolerance.single))
             }
         }
     }
@@ -118,16 +113,16 @@ import Testing
         #expect(!ColorGamut.isInsideSRGB(SIMD3<Double>(0.5, 1.001, 0.5)))
         #expect(!ColorGamut.isInsideSRGB(SIMD3<Float>(0.5, 0.5, -0.001)))
         #expect(ColorGamut.isInsideSRGB(SIMD3<Double>(-0.01, 0.5, 0.5), tolerance: 0.02))
-        #expect(ColorGamut.clampedToUnit(SIMD3(-0.2, 0.4, 1.3)) == SIMD3(0, 0.4, 1))
     }
 
     @Test func matrixInverseAndProduct() throws {
         let m = ColorMatrix(rows: SIMD3(2, 1, 0), SIMD3(0, 3, 1), SIMD3(1, 0, 4))
         let inverse = try #require(m.inverse)
         let p = m * inverse
-        #expect(Self.close(p.row0, SIMD3(1, 0, 0), 1e-15) && Self.close(p.row1, SIMD3(0, 1, 0), 1e-15)
-            && Self.close(p.row2, SIMD3(0, 0, 1), 1e-15))
-        #expect(abs(m.determinant - 25) < 1e-12)
+        #expect(isApproximatelyEqual(p.row0, SIMD3(1, 0, 0), tolerance: Tolerance.doubleExact))
+        #expect(isApproximatelyEqual(p.row1, SIMD3(0, 1, 0), tolerance: Tolerance.doubleExact))
+        #expect(isApproximatelyEqual(p.row2, SIMD3(0, 0, 1), tolerance: Tolerance.doubleExact))
+        #expect(isApproximatelyEqual(m.determinant, 25, tolerance: Tolerance.double))
         #expect(ColorMatrix(rows: SIMD3(1, 2, 3), SIMD3(2, 4, 6), SIMD3(0, 0, 1)).inverse == nil)
         #expect(m.transposed.row0 == SIMD3(2, 0, 1))
     }

@@ -57,17 +57,16 @@ import Testing
         try PNGImage(width: width, height: height, channels: 3, samples: [UInt8](repeating: 9, count: width * height * 3))
             .write(to: path, compressionLevel: 1)
         let error = try #require(throws: PointPaintError.self) { try ColorCube(contentsOf: path) }
-        #expect(error.file == path)
-        #expect(error.message.contains("N³"))
-        #expect(error.message.contains("\(width)×\(height)"))
+        #expect(error.file == path && error.kind == .malformed && error.place == nil)
     }
 
     @Test func notAPNGIsRefused() throws {
         let dir = TemporaryDirectory()
         try dir.write("not an image", to: "fake.png")
-        #expect(throws: PointPaintError.self) { try ColorCube(contentsOf: dir.file("fake.png")) }
-        #expect(throws: PointPaintError.self) { try ColorCube(contentsOf: dir.file("missing.cube")) }
-        #expect(throws: PointPaintError.self) { try ColorCube(contentsOf: dir.file("cube.jpg")) }
+        for (name, kind) in [("fake.png", PointPaintError.Kind.malformed), ("missing.cube", .missing), ("missing.png", .missing), ("cube.jpg", .unsupported)] {
+            let error = try #require(throws: PointPaintError.self) { try ColorCube(contentsOf: dir.file(name)) }
+            #expect(error.kind == kind && error.file == dir.file(name), "\(error)")
+        }
     }
 
     @Test func cubeFileRoundTrips() throws {
@@ -111,30 +110,33 @@ import Testing
     }
 
     struct Bad: Sendable, CustomTestStringConvertible {
-        var text: String, line: String?, words: String
-        init(_ text: String, _ line: String?, _ words: String) { (self.text, self.line, self.words) = (text, line, words) }
-        var testDescription: String { words }
+        var text: String, kind: PointPaintError.Kind, line: Int?, what: String
+        init(_ text: String, _ kind: PointPaintError.Kind, _ line: Int?, _ what: String) {
+            (self.text, self.kind, self.line, self.what) = (text, kind, line, what)
+        }
+        var testDescription: String { what }
     }
 
     static let badFiles: [Bad] = [
-        Bad("LUT_3D_SIZE 2\n0 0 0\n0 0 x\n", "line 3", "finite number"),
-        Bad("LUT_3D_SIZE 2\n0 0 0\n0 0\n", "line 3", "three numbers"),
-        Bad("LUT_3D_SIZE 2\n" + String(repeating: "0 0 0\n", count: 9), "line 10", "more than the 8 rows"),
-        Bad("# c\nLUT_3D_SIZE 2\n" + String(repeating: "0 0 0\n", count: 5), "line 7", "after 5 rows"),
-        Bad("0 0 0\nLUT_3D_SIZE 2\n", "line 1", "before LUT_3D_SIZE"),
-        Bad("TITLE \"x\"\n", nil, "no LUT_3D_SIZE"),
-        Bad("LUT_1D_SIZE 1024\n", "line 1", "1D tables"),
-        Bad("LUT_3D_SIZE 300\n", "line 1", "2…256"),
-        Bad("LUT_3D_SIZE 2.5\n", "line 1", "whole number"),
-        Bad("LUT_3D_SIZE 2\nDOMAIN_MAX 1 1\n", "line 2", "three numbers"),
-        Bad("LUT_3D_SIZE 2\nDOMAIN_MIN 1 0 0\n" + String(repeating: "0 0 0\n", count: 8), nil, "DOMAIN_MIN must be below"),
-        Bad("LUT_3D_SIZE 2\n0 0 nan\n", "line 2", "finite number"),
-        Bad("LUT_3D_SIZE 2\n0 0 0\nLUT_3D_SIZE 2\n", "line 3", "given twice"),
-        Bad("LUT_3D_SIZE 2\n0 0 0\nnan 0 0\n", "line 3", "finite number, found \"nan\""),
-        Bad("LUT_3D_SIZE 2\nINF 0 0\n", "line 2", "finite number, found \"INF\""),
-        Bad("LUT_3D_SIZE 2\n0 0 0\nInfinity 1 1 # bright\n", "line 3", "finite number, found \"Infinity\""),
-        Bad("LUT_3D_SIZE 2\nDOMAIN_MAX 1e39 1 1\n", "line 2", "too large for a 32-bit float"),
-        Bad("LUT_3D_SIZE 2\n0 0 0\n0 -1e40 0\n", "line 3", "\"-1e40\", too large"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\n0 0 x\n", .malformed, 3, "a word for a number"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\n0 0\n", .malformed, 3, "two numbers in a row"),
+        Bad("LUT_3D_SIZE 2\n" + String(repeating: "0 0 0\n", count: 9), .malformed, 10, "too many rows"),
+        Bad("# c\nLUT_3D_SIZE 2\n" + String(repeating: "0 0 0\n", count: 5), .malformed, 7, "too few rows"),
+        Bad("0 0 0\nLUT_3D_SIZE 2\n", .malformed, 1, "rows before the size"),
+        Bad("TITLE \"x\"\n", .missing, nil, "no size"),
+        Bad("LUT_1D_SIZE 1024\n", .unsupported, 1, "a 1D table"),
+        Bad("LUT_3D_SIZE 300\n", .outOfRange, 1, "a size beyond 256"),
+        Bad("LUT_3D_SIZE 2.5\n", .malformed, 1, "a fractional size"),
+        Bad("LUT_3D_SIZE 2\nDOMAIN_MAX 1 1\n", .malformed, 2, "a short domain"),
+        Bad("LUT_3D_SIZE 2\nDOMAIN_MIN 1 0 0\n" + String(repeating: "0 0 0\n", count: 8), .outOfRange, 2, "an empty domain"),
+        Bad("LUT_3D_SIZE 2\n0 0 nan\n", .outOfRange, 2, "nan"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\nLUT_3D_SIZE 2\n", .malformed, 3, "the size twice"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\nnan 0 0\n", .outOfRange, 3, "a row starting with nan"),
+        Bad("LUT_3D_SIZE 2\nINF 0 0\n", .outOfRange, 2, "a row starting with INF"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\nInfinity 1 1 # bright\n", .outOfRange, 3, "a row starting with Infinity"),
+        Bad("LUT_3D_SIZE 2\nDOMAIN_MAX 1e39 1 1\n", .outOfRange, 2, "a domain beyond Float"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\n0 -1e40 0\n", .outOfRange, 3, "a value beyond Float"),
+        Bad("LUT_3D_SIZE 2\n0 0 0\n0 0 1\u{00A0}\n", .malformed, 3, "a no-break space after a value"),
     ]
 
     @Test("A quoted TITLE keeps a #; an unquoted one ends at a comment", arguments: [
@@ -154,13 +156,27 @@ import Testing
 
     @Test(arguments: badFiles)
     func badCubeFilesNameTheLine(bad: Bad) throws {
-        let (text, line, words) = (bad.text, bad.line, bad.words)
         let error = try #require(throws: PointPaintError.self) {
-            try CubeFile(parsing: Array(text.utf8), file: "bad.cube")
+            try CubeFile(parsing: Array(bad.text.utf8), file: "bad.cube")
         }
-        #expect(error.file == "bad.cube")
-        #expect(error.place?.description == line)
-        #expect(error.message.contains(words), "\(error)")
+        #expect(error.file == "bad.cube" && error.kind == bad.kind && error.place == bad.line.map { .line($0) }, "\(error)")
+    }
+
+    /// The one wording test of the `.cube` family: the token quoted and escaped.
+    @Test func cubeWording() throws {
+        let error = try #require(throws: PointPaintError.self) {
+            try CubeFile(parsing: Array("LUT_3D_SIZE 2\n0 0 0\n0 \u{1B}[2J 0\n".utf8), file: "bad.cube")
+        }
+        #expect(error.description == "bad.cube: line 3: expected a finite number, found '\\u{1B}[2J'")
+    }
+
+    /// A byte-order mark before the header gave "table rows before LUT_3D_SIZE".
+    @Test func aByteOrderMarkBeforeTheHeaderIsSkipped() throws {
+        let text = "LUT_3D_SIZE 2\n" + String(repeating: "0.5 0.5 0.5\n", count: 8)
+        let file = try CubeFile(parsing: [0xEF, 0xBB, 0xBF] + Array(text.utf8), file: "bom.cube")
+        #expect(file.cube.size == 2 && file.cube.entries.allSatisfy { $0 == SIMD3(repeating: 0.5) })
+        let titled = try CubeFile(parsing: [0xEF, 0xBB, 0xBF] + Array(("TITLE \"t\"\n" + text).utf8), file: "bom.cube")
+        #expect(titled.title == "t")
     }
 
     @Test func pngAndCubeFormsOfOneCubeGradeAlike() throws {

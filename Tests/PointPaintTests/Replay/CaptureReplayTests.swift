@@ -34,8 +34,7 @@ import Testing
             guard let voxel = store.voxel(key) else { continue }
             let want = SRGBTransfer.encode(sum / Double(n)) * 255
             let got = SIMD3<Double>(SRGBTransfer.encode(voxel.color)) * 255
-            let d = got - want
-            errors.append(max(abs(d.x), abs(d.y), abs(d.z)))
+            errors.append(maximumDifference(got, want))
         }
         errors.sort()
         let mean = errors.reduce(0, +) / Double(max(errors.count, 1))
@@ -72,6 +71,44 @@ import Testing
         let error = Self.colourError(store: store, truth: truth)
         #expect(error.mean < 1.5, "mean error \(error.mean)")
         #expect(error.p95 < 4, "p95 error \(error.p95)")
+    }
+
+    /// One colour policy: every voxel's exact float colour in a replayed Display P3 capture (as
+    /// a PLY stores it: the store's encoded extended sRGB) equals what the sampler gives at that
+    /// voxel's point in `.extendedSRGB`, including points whose decoded R′G′B′ lies outside the
+    /// capture's own gamut (where replay and `sample` used to differ).
+    @Test func replayedColoursEqualTheSamplersExtendedSRGB() throws {
+        let dir = TemporaryDirectory()
+        _ = try Self.synthesize(.displayP3, in: dir)
+        let reader = try CaptureReader(path: dir.path)
+        let info = reader.imageInfo
+        var options = CaptureReplay.Options()
+        options.frames = 2 ..< 3
+        // `first` keeps each voxel's first sample with all its bits: one point decides a voxel.
+        var store = SceneStore(voxelSize: 0.02, policy: .first)
+        let statistics = try CaptureReplay(reader: reader, options: options).run(into: &store)
+        #expect(statistics.outOfSRGB > 0, "the frame has colours outside sRGB")
+        let sampler = CapturedImageSampler(image: try reader.image(at: 2), encoding: info.encoding, siting: info.chromaSiting,
+                                           primaries: info.primaries)
+        let camera = reader.manifest.frames[2].camera
+        var expected: [VoxelKey: SIMD3<Float>] = [:]
+        var outsideCaptureGamut = 0
+        for point in try reader.points(at: 2) {
+            guard case .visible(let s, let t) = camera.project(SIMD3<Double>(point.position), width: info.width, height: info.height),
+                  let key = VoxelKey(containing: point.position, voxelSize: store.voxelSize), expected[key] == nil
+            else { continue }
+            let at = SIMD2(s, t)
+            let colour = try #require(sampler.color(at: at, space: .extendedSRGB))
+            expected[key] = colour
+            let decoded = try #require(sampler.color(at: at, space: .capture))
+            if decoded.min() < 0 || decoded.max() > 1 { outsideCaptureGamut += 1 }
+        }
+        let cloud = store.cloud()
+        #expect(cloud.colors.count == store.count && store.count == expected.count)
+        var mismatches = 0
+        for i in 0 ..< store.count where expected[store[i].key] != cloud.colors[i] { mismatches += 1 }
+        #expect(mismatches == 0, "\(mismatches) of \(store.count) voxels differ from the sampler")
+        #expect(outsideCaptureGamut > 0, "some decoded colours lie outside the capture's gamut")
     }
 
     /// 41 small frames: several batches for every thread count (batches hold threads × 4 frames),
@@ -153,13 +190,13 @@ import Testing
         try CaptureReplay(reader: reader, options: options).run(into: &inverted)
         #expect(graded.count == plain.count)
         for i in 0 ..< graded.count {
-            #expect(abs(graded[i].color.x - 1) < 1e-4 && abs(graded[i].color.y) < 1e-4)
+            #expect(isApproximatelyEqual(graded[i].color, SIMD3(1, 0, 0), tolerance: 1e-4))
         }
         // Single-sample voxels of the inverting grade hold the inverse of the plain colour.
         var checked = 0
         for i in 0 ..< plain.count where plain[i].count == 1 {
             let a = SRGBTransfer.encode(plain[i].color), b = SRGBTransfer.encode(inverted[i].color)
-            #expect(abs(a.x + b.x - 1) < 0.01 && abs(a.y + b.y - 1) < 0.01 && abs(a.z + b.z - 1) < 0.01)
+            #expect(isApproximatelyEqual(a + b, SIMD3(repeating: 1), tolerance: 0.01))
             checked += 1
         }
         #expect(checked > 100)

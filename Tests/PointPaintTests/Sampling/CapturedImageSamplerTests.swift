@@ -81,7 +81,7 @@ enum Reference {
                 }
             }
         }
-        #expect(worst <= 1, "largest difference \(worst) levels for \(encoding)")
+        #expect(worst <= Tolerance.levels, "largest difference \(worst) levels for \(encoding)")
     }
 
     /// Random planes; bilinear samples against a float64 bilinear reference of each plane.
@@ -111,7 +111,7 @@ enum Reference {
                 let got = sampler.color(at: SIMD2(s, t), space: .capture)!
                 for k in 0 ..< 3 { worst = max(worst, abs(Reference.byte(Double(got[k]) * 255) - Reference.byte(want[k]))) }
             }
-            #expect(worst <= 1, "largest difference \(worst) levels, \(siting) siting")
+            #expect(worst <= Tolerance.levels, "largest difference \(worst) levels, \(siting) siting")
         }
     }
 
@@ -157,8 +157,8 @@ enum Reference {
     @Test func tinyImagesAndOddStrides() throws {
         // 2×2 image: Y rows 3 bytes apart, the CbCr row after 5 bytes of padding.
         let bytes: [UInt8] = [50, 60, 0xFF, 70, 80, 0xFF, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 100, 200, 0xEE]
-        let image = NV12Image(width: 2, height: 2, luma: ImageBytes(bytes), lumaOffset: 0, lumaStride: 3,
-                              chroma: ImageBytes(bytes), chromaOffset: 11, chromaStride: 3)
+        let image = NV12Image(width: 2, height: 2, luma: MappedBytes(copying: bytes), lumaOffset: 0, lumaStride: 3,
+                              chroma: MappedBytes(copying: bytes), chromaOffset: 11, chromaStride: 3)
         let sampler = CapturedImageSampler(image: image, interpolation: .nearest)
         #expect(try #require(sampler.codes(at: SIMD2(0.9, 0.9))) == SIMD3(80, 100, 200))
         #expect(try #require(sampler.codes(at: SIMD2(0.1, 0.1))) == SIMD3(50, 100, 200))
@@ -173,8 +173,8 @@ enum Reference {
         let image = NV12Image(width: 8, height: 4, lumaPlane: .init(repeating: 128, count: 32), chromaPlane: chroma)
         let centre = try #require(CapturedImageSampler(image: image, siting: .center).codes(at: SIMD2(0.5, 0.5)))
         let left = try #require(CapturedImageSampler(image: image, siting: .left).codes(at: SIMD2(0.5, 0.5)))
-        #expect(abs(centre.y - 115) < 1e-4)
-        #expect(abs(left.y - 117.5) < 1e-4)
+        #expect(isApproximatelyEqual(centre.y, 115, tolerance: 1e-4))
+        #expect(isApproximatelyEqual(left.y, 117.5, tolerance: 1e-4))
     }
 
     @Test func displayOrientationMapsOntoTheSensorImage() throws {
@@ -197,7 +197,8 @@ enum Reference {
         for o in DisplayOrientation.allCases {
             let p = SIMD2(0.3, 0.8)
             let back = o.displayCoordinates(o.sensorCoordinates(p))
-            #expect(abs(back.x - p.x) < 1e-15 && abs(back.y - p.y) < 1e-15)
+            #expect(isApproximatelyEqual(back.x, p.x, tolerance: Tolerance.doubleExact))
+            #expect(isApproximatelyEqual(back.y, p.y, tolerance: Tolerance.doubleExact))
         }
     }
 
@@ -206,13 +207,14 @@ enum Reference {
         // (1440×1920) is scaled by 844/1920 and its sides cropped.
         let mapping = DisplayMapping(orientation: .portrait, imageWidth: 1920, imageHeight: 1440, viewport: SIMD2(390, 844))
         let centre = mapping.imageCoordinates(viewport: SIMD2(0.5, 0.5))
-        #expect(abs(centre.x - 0.5) < 1e-12 && abs(centre.y - 0.5) < 1e-12)
+        #expect(isApproximatelyEqual(centre.x, 0.5, tolerance: Tolerance.double))
+        #expect(isApproximatelyEqual(centre.y, 0.5, tolerance: Tolerance.double))
         // The screen's left edge shows rotated-image x = 0.5 − 0.5·(390/(1440·844/1920)).
         let visible = 390 / (1440 * 844 / 1920.0)
         let leftEdge = mapping.imageCoordinates(viewport: SIMD2(0, 0))
         // Portrait: sensor t = 1 − display x (rotated), sensor s = display y.
-        #expect(abs(leftEdge.y - (1 - (0.5 - 0.5 * visible))) < 1e-12)
-        #expect(abs(leftEdge.x - 0) < 1e-12)
+        #expect(isApproximatelyEqual(leftEdge.y, 1 - (0.5 - 0.5 * visible), tolerance: Tolerance.double))
+        #expect(isApproximatelyEqual(leftEdge.x, 0, tolerance: Tolerance.double))
     }
 
     @Test func batchMatchesSingleSamples() throws {
@@ -276,7 +278,7 @@ enum Reference {
             let ours = sampler.pixelCentres(space: .capture, layout: .rgba8, threads: 1)
             #expect(ours.count == reference.count)
             let worst = zip(ours, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
-            #expect(worst <= 1, "\(interpolation): largest difference \(worst)")
+            #expect(worst <= Tolerance.levels, "\(interpolation): largest difference \(worst)")
             #expect(sampler.pixelCentres(space: .capture, layout: .rgba8, threads: 3) == ours)
             let rgb = sampler.pixelCentres(space: .capture, layout: .rgb8, threads: 2)
             #expect(rgb.count == image.width * image.height * 3)

@@ -150,4 +150,17 @@ struct SceneStoreTests {
         s.add(.zero, color: SIMD3(.nan, 1, 1))
         #expect(s[0].color.x == 0)
     }
+
+    @Test("slots decode to the record index and fingerprint they were made from")
+    func slots() {
+        let hash: UInt64 = 0xDEAD_BEEF_0123_4567
+        let wide = SceneStore.Slot<UInt64>(index: 41, hash: hash)
+        #expect(!wide.isEmpty && wide.index(below: 42) == 41)
+        #expect(wide.matches(hash: hash) && wide.matches(hash: 0xDEAD_BEEF_0000_0000) && !wide.matches(hash: 0x0EAD_BEEF_0123_4567))
+        let narrow = SceneStore.Slot<UInt32>(index: 0, hash: hash)
+        #expect(narrow.raw == 1 && narrow.index(below: 1) == 0 && narrow.matches(hash: 0))
+        #expect(SceneStore.Slot<UInt64>.empty.isEmpty)
+        let last = SceneStore.Slot<UInt64>(index: Int(UInt32.max) - 1, hash: 0)
+        #expect(last.index(below: Int(UInt32.max)) == Int(UInt32.max) - 1)
+    }
 }

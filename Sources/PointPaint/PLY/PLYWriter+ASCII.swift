@@ -1,0 +1,34 @@
+/// The ascii form of cloud files: one vertex a line, then one face a line for boxes.
+extension PLYWriter {
+    /// The whole file: `header`, then the vertices (8 a voxel for boxes, each with the voxel's
+    /// colour) and, for boxes, the quads.
+    ///
+    /// - Complexity: O(cloud.count).
+    static func asciiCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool) -> [UInt8] {
+        var out = Array(header.utf8)
+        out.reserveCapacity(out.count + cloud.count * (boxes ? 8 * 40 + 6 * 40 : 40))
+        let size = cloud.voxelSize ?? 0
+        func vertex(_ p: SIMD3<Float>, _ c: SIMD3<Float>) {
+            var line = "\(p.x) \(p.y) \(p.z) \(quantize(c.x)) \(quantize(c.y)) \(quantize(c.z))"
+            if wide { line += " \(c.x) \(c.y) \(c.z)" }
+            line += "\n"
+            out.append(contentsOf: line.utf8)
+        }
+        for i in 0 ..< cloud.count {
+            if boxes {
+                for corner in corners { vertex(cloud.positions[i] + corner * size, cloud.colors[i]) }
+            } else {
+                vertex(cloud.positions[i], cloud.colors[i])
+            }
+        }
+        if boxes {
+            for i in 0 ..< cloud.count {
+                let first = Int32(i * 8)
+                for q in quads {
+                    out.append(contentsOf: "4 \(first + q[0]) \(first + q[1]) \(first + q[2]) \(first + q[3])\n".utf8)
+                }
+            }
+        }
+        return out
+    }
+}
