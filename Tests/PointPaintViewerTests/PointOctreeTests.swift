@@ -79,6 +79,62 @@ struct PointOctreeTests {
         }
     }
 
+    @Test("An inner node's grid cell keeps the point nearest its centre, so a coarse level samples its cells evenly")
+    func cellCentres() throws {
+        let octree = PointOctree(positions: Self.positions)
+        let cube = try #require(octree.cube)
+        let root = octree.nodes[0]
+        #expect(!root.isLeaf)
+        // The root's cells and the points reaching each (every point reaches the root).
+        let cellEdge = Double(root.spacing)
+        func cell(_ p: SIMD3<Float>) -> SIMD3<Int> { SIMD3<Int>(((SIMD3<Double>(p) - cube.origin) / cellEdge).rounded(.down)) }
+        func offCentre(_ p: SIMD3<Float>) -> Double {
+            let centre = cube.origin + (SIMD3<Double>(cell(p)) + 0.5) * cellEdge
+            return (SIMD3<Double>(p) - centre).replacing(with: centre - SIMD3<Double>(p), where: SIMD3<Double>(p) .< centre).max()
+        }
+        var nearest: [SIMD3<Int>: Double] = [:]
+        for p in Self.positions { nearest[cell(p), default: .infinity] = min(nearest[cell(p), default: .infinity], offCentre(p)) }
+        // The rank compares the offsets' bits, most significant first: the kept point is within
+        // a factor of two (and a few lattice steps) of the nearest, on the axis it is farthest out.
+        let step = cube.side / OctreeCube.resolution
+        for i in root.points {
+            let p = Self.positions[Int(i)]
+            #expect(offCentre(p) <= 2 * (nearest[cell(p)] ?? 0) + 4 * step, "a cell kept a point \(offCentre(p)) off its centre against \(nearest[cell(p)] ?? 0)")
+        }
+        // A point added at the centre of a cell takes it, however the tree is made.
+        let cells = root.points.prefix(50).map { cell(Self.positions[Int($0)]) }
+        let centres = cells.map { SIMD3<Float>(cube.origin + (SIMD3<Double>($0) + 0.5) * cellEdge) }
+        let withCentres = Self.positions + centres
+        let built = PointOctree(positions: withCentres)
+        var grown = PointOctree()
+        grown.insert(0 ..< Self.positions.count, of: withCentres)
+        grown.insert(Self.positions.count ..< withCentres.count, of: withCentres)
+        for octree in [built, grown] {
+            let kept = Set(octree.nodes[0].points.map(Int.init))
+            #expect((Self.positions.count ..< withCentres.count).allSatisfy(kept.contains))
+        }
+    }
+
+    @Test("A long run of one cell's keys finds its holder by bits as a scan of every rank does",
+          arguments: [0, 3, PointOctree.maximumLevel - 1])
+    func cellHolderSearch(level: Int) {
+        var random = SeededRandom(UInt64(level + 1))
+        let cellShift = UInt64(3 * (OctreeCube.bitsPerAxis - level - PointOctree.gridBits))
+        for trial in 0 ..< 60 {
+            // Keys in one cell, some repeated, clustered in a corner on some trials (long shared prefixes).
+            let cell = UInt64.random(in: 0 ..< 1 << (3 * UInt64(level + PointOctree.gridBits)), using: &random) << cellShift
+            let spread = trial % 3 == 0 ? cellShift / 2 : cellShift
+            var keys = (0 ..< Int.random(in: 33 ... 3_000, using: &random)).map { _ in
+                cell | UInt64.random(in: 0 ..< 1 << spread, using: &random)
+            }
+            keys += keys.prefix(10)
+            keys.sort()
+            let expected = keys.indices.min { (PointOctree.cellRank(keys[$0], level: level), $0) < (PointOctree.cellRank(keys[$1], level: level), $1) }
+            let found = keys.withUnsafeBufferPointer { PointOctree.cellHolder($0.baseAddress!, run: 0 ..< keys.count, level: level) }
+            #expect(found == expected, "level \(level), trial \(trial)")
+        }
+    }
+
     @Test("Any insertion order, in one go or point by point, gives the same nodes")
     func orderIndependent() throws {
         var random = SeededRandom(7)

@@ -77,9 +77,13 @@ extension PointOctree {
     /// Fills node `id` (and creates its descendants) from the points `order[range]`, whose keys
     /// `keys[range]` are ascending: a node reached by at most `leafCapacity` points (or at the
     /// deepest level) keeps them all; otherwise it keeps the point of each grid cell nearest the
-    /// cell's centre (a cell's points are a contiguous run of keys) and its children take the
-    /// rest, which stay in key order, so each child's share is a contiguous run. Both buffers are
-    /// overwritten within `range`.
+    /// cell's centre (`cellHolder`; a cell's points are a contiguous run of keys) and its children
+    /// take the rest, which stay in key order, so each child's share is a contiguous run. Both
+    /// buffers are overwritten within `range`.
+    ///
+    /// Runs are found by galloping and the rest moved down in blocks, so a level whose cells
+    /// hold many points each (the top levels of a large cloud, or of one with far outliers)
+    /// costs little more than moving its points.
     /// - Complexity: O(points × levels below the node).
     static func buildSubtree(_ id: Int, range: Range<Int>, keys: UnsafeMutablePointer<UInt64>, order: UnsafeMutablePointer<UInt32>,
                              nodes: inout [Node], cube: OctreeCube) {
@@ -90,30 +94,18 @@ extension PointOctree {
             nodes[id].cells = nil
             return
         }
-        // One point of each cell (the one nearest its centre: `cellRank`) stays here; the rest
-        // move down, in order, to the front.
+        // One point of each cell stays here; the rest move down, in order, to the front.
         let cellShift = UInt64(3 * (OctreeCube.bitsPerAxis - level - gridBits))
         var kept: [UInt32] = []
         var write = range.lowerBound
         var runStart = range.lowerBound
         while runStart < range.upperBound {
             let cell = keys[runStart] >> cellShift
-            var best = runStart, end = runStart + 1
-            if end < range.upperBound && keys[end] >> cellShift == cell {
-                // More than one point in the cell (a lone point needs no rank).
-                var bestRank = cellRank(keys[runStart], level: level)
-                while end < range.upperBound && keys[end] >> cellShift == cell {
-                    let rank = cellRank(keys[end], level: level)
-                    if rank < bestRank { (best, bestRank) = (end, rank) }
-                    end += 1
-                }
-            }
+            let end = gallop(from: runStart, to: range.upperBound) { keys[$0] >> cellShift == cell }
+            let best = cellHolder(keys, run: runStart ..< end, level: level)
             kept.append(order[best])
-            for i in runStart ..< end where i != best {
-                keys[write] = keys[i]
-                order[write] = order[i]
-                write += 1
-            }
+            moveDown(keys, order, runStart ..< best, to: &write)
+            moveDown(keys, order, best + 1 ..< end, to: &write)
             runStart = end
         }
         nodes[id].points = kept
@@ -124,14 +116,104 @@ extension PointOctree {
         var start = range.lowerBound
         while start < write {
             let octant = Int(truncatingIfNeeded: keys[start] >> childShift) & 7
-            var end = start + 1
-            while end < write && Int(truncatingIfNeeded: keys[end] >> childShift) & 7 == octant { end += 1 }
+            let end = firstIndex(in: start ..< write) { Int(truncatingIfNeeded: keys[$0] >> childShift) & 7 != octant }
             let child = nodes.count
             nodes.append(Node(level: level + 1, prefix: prefix << 3 | UInt64(octant), parent: id, cube: cube))
             nodes[id].children[octant] = Int32(child)
             buildSubtree(child, range: start ..< end, keys: keys, order: order, nodes: &nodes, cube: cube)
             start = end
         }
+    }
+
+    /// The index in `run` (ascending keys sharing a level-`level` grid cell) of the point that
+    /// holds the cell: the least `cellRank`, the first of equals. A long run is searched bit by
+    /// bit: within each sub-cell the keys share their higher bits, so the least rank (the key's
+    /// lower bits exclusive-or a pattern) lies in the part whose next bit matches the pattern,
+    /// found by a binary search.
+    /// - Complexity: O(run) for a short run, O(bits × log run) for a long one.
+    static func cellHolder(_ keys: UnsafePointer<UInt64>, run: Range<Int>, level: Int) -> Int {
+        var best = run.lowerBound
+        guard run.count > 1 else { return best }
+        if run.count <= 32 {
+            var bestRank = cellRank(keys[best], level: level)
+            for i in run.lowerBound + 1 ..< run.upperBound {
+                let rank = cellRank(keys[i], level: level)
+                if rank < bestRank { (best, bestRank) = (i, rank) }
+            }
+            return best
+        }
+        let below = 3 * (OctreeCube.bitsPerAxis - level - gridBits) - 3
+        guard below > 0 else { return best }
+        var bestRank = UInt64.max
+        var start = run.lowerBound
+        while start < run.upperBound {
+            // One sub-cell (the digit just below the cell): a contiguous run of its own.
+            let digit = keys[start] >> UInt64(below) & 7
+            let end = firstIndex(in: start ..< run.upperBound) { keys[$0] >> UInt64(below) & 7 != digit }
+            let pattern = (~digit & 7) &* 0x1249_2492_4924_9249
+            var lo = start, hi = end
+            var bit = below - 1
+            while bit >= 0 && hi - lo > 1 {
+                let mask = UInt64(1) << UInt64(bit)
+                // Sorted keys sharing the bits above: they differ at this one only if the first and last do.
+                if keys[lo] & mask != keys[hi - 1] & mask {
+                    let split = firstIndex(in: lo ..< hi) { keys[$0] & mask != 0 }
+                    if pattern & mask != 0 { lo = split } else { hi = split }
+                }
+                bit -= 1
+            }
+            let rank = cellRank(keys[lo], level: level)
+            if rank < bestRank { (best, bestRank) = (lo, rank) }
+            start = end
+        }
+        return best
+    }
+
+    /// The end of the run from `start` where `inRun` holds (it holds at `start`, and holds for a
+    /// prefix of `start ..< limit`): doubling steps, then a binary search, so a run of k costs
+    /// O(log k).
+    @inline(__always)
+    static func gallop(from start: Int, to limit: Int, _ inRun: (Int) -> Bool) -> Int {
+        var known = start, step = 1
+        while known + step < limit && inRun(known + step) {
+            known += step
+            step &*= 2
+        }
+        return firstIndex(in: known + 1 ..< min(known + step, limit)) { !inRun($0) }
+    }
+
+    /// The first index of `range` where `past` holds (it holds for a suffix of `range`), or the
+    /// range's end.
+    @inline(__always)
+    static func firstIndex(in range: Range<Int>, where past: (Int) -> Bool) -> Int {
+        var lo = range.lowerBound, hi = range.upperBound
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if past(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
+    /// Moves the keys and indices of `source` down to `write` (at or before its start) and
+    /// advances `write` past them.
+    @inline(__always)
+    static func moveDown(_ keys: UnsafeMutablePointer<UInt64>, _ order: UnsafeMutablePointer<UInt32>, _ source: Range<Int>,
+                         to write: inout Int) {
+        let count = source.count
+        guard count > 0 else { return }
+        if write != source.lowerBound {
+            if count <= 8 {
+                for i in 0 ..< count {
+                    keys[write + i] = keys[source.lowerBound + i]
+                    order[write + i] = order[source.lowerBound + i]
+                }
+            } else {
+                // The ranges may overlap: raw copies are memmove.
+                UnsafeMutableRawPointer(keys + write).copyMemory(from: keys + source.lowerBound, byteCount: count * MemoryLayout<UInt64>.stride)
+                UnsafeMutableRawPointer(order + write).copyMemory(from: order + source.lowerBound, byteCount: count * MemoryLayout<UInt32>.stride)
+            }
+        }
+        write += count
     }
 }
 
