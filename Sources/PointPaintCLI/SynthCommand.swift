@@ -83,7 +83,7 @@ struct SynthCommand: ParsableCommand {
         case .v1:
             let encoding = encoding ?? .nv12
             truth = try synthesizer.write(to: output, encoding: encoding)
-            what = "\(encoding.rawValue) planes, \(truth.count) feature points"
+            what = "\(truth.count) feature points, \(encoding.rawValue) planes"
         case .stray:
             truth = try synthesizer.writeStray(to: output)
             what = "Stray Scanner layout (JPEG frames, depth and confidence maps)"
