@@ -115,6 +115,23 @@ struct PointOctreeTests {
         }
     }
 
+    @Test("The key sort is a stable sort, for clustered keys, repeated keys and every size up to a big run",
+          arguments: [0, 1, 2, 31, 33, 100, 5_000, 300_000])
+    func keySort(count: Int) {
+        var random = SeededRandom(UInt64(count) + 5)
+        // Points of a surface: a few clusters whose keys share long prefixes, some repeated.
+        let clusters = (0 ..< 6).map { _ in UInt64.random(in: 0 ..< 1 << 63, using: &random) & ~((1 << 30) - 1) }
+        var keys = (0 ..< count).map { i -> UInt64 in
+            if i % 17 == 3 { return clusters[0] | 12_345 }
+            return clusters[Int.random(in: 0 ..< 6, using: &random)] | UInt64.random(in: 0 ..< 1 << 30, using: &random) >> UInt64(i % 25)
+        }
+        var order = (0 ..< UInt32(count)).map { $0 }
+        let expected = zip(keys, order).sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        PointOctree.radixSort(&keys, &order)
+        #expect(keys == expected.map(\.0))
+        #expect(order == expected.map(\.1), "equal keys keep their order")
+    }
+
     @Test("A long run of one cell's keys finds its holder by bits as a scan of every rank does",
           arguments: [0, 3, PointOctree.maximumLevel - 1])
     func cellHolderSearch(level: Int) {

@@ -36,23 +36,27 @@ extension PointOctree {
     }
 
     /// Sorts `keys` ascending, moving `order` along; stable (equal keys keep their order).
-    /// Radix sort on 11-bit digits of the bits the keys differ in: most significant digit first
-    /// while a run is larger than the cache holds, then least significant first within the run
-    /// (digits the whole run shares are skipped), so only the first pass or two stream through
-    /// memory.
-    /// - Complexity: O(n).
+    /// Radix sort, most significant digit first, on the bits the keys of a run differ in, with a
+    /// digit as wide as the run needs (11 bits for millions of keys, a few for a hundred): each
+    /// pass moves a run between the buffers and the spare ones, so a run of clustered keys (the
+    /// points of a surface) takes a pass or two and no pass copies back.
+    /// - Complexity: O(n), a pass per digit.
     static func radixSort(_ keys: inout [UInt64], _ order: inout [UInt32]) {
         let n = keys.count
         guard n > 1 else { return }
         // Scratch space, written before it is read.
         var spareKeys = [UInt64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
         var spareOrder = [UInt32](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        var tables = [Int](unsafeUninitializedCapacity: RadixSorter.tableCapacity) { _, initialized in initialized = RadixSorter.tableCapacity }
         keys.withUnsafeMutableBufferPointer { k in
             order.withUnsafeMutableBufferPointer { o in
                 spareKeys.withUnsafeMutableBufferPointer { sk in
                     spareOrder.withUnsafeMutableBufferPointer { so in
-                        let sorter = RadixSorter(keys: k.baseAddress!, order: o.baseAddress!, spareKeys: sk.baseAddress!, spareOrder: so.baseAddress!)
-                        sorter.sort(0 ..< n)
+                        tables.withUnsafeMutableBufferPointer { t in
+                            let sorter = RadixSorter(main: (k.baseAddress!, o.baseAddress!), spare: (sk.baseAddress!, so.baseAddress!),
+                                                     tables: t.baseAddress!)
+                            sorter.sort(0 ..< n, inSpare: false, depth: 0)
+                        }
                     }
                 }
             }
@@ -217,65 +221,78 @@ extension PointOctree {
     }
 }
 
-/// The radix sort of `PointOctree.radixSort`, over a key buffer, the order buffer moved along with
-/// it, and spare buffers of the same size.
+/// The radix sort of `PointOctree.radixSort`: the key and order buffers, spare buffers of the
+/// same size, and room for one digit's counts and offsets per level of recursion.
 private struct RadixSorter {
-    let keys: UnsafeMutablePointer<UInt64>, order: UnsafeMutablePointer<UInt32>
-    let spareKeys: UnsafeMutablePointer<UInt64>, spareOrder: UnsafeMutablePointer<UInt32>
+    typealias Buffers = (keys: UnsafeMutablePointer<UInt64>, order: UnsafeMutablePointer<UInt32>)
+    let main: Buffers, spare: Buffers
+    let tables: UnsafeMutablePointer<Int>
 
-    /// Bits a digit.
-    static var bits: Int { 11 }
-    /// Buckets a digit.
-    static var buckets: Int { 1 << bits }
-    /// Runs at most this long are sorted least significant digit first (keys, order and spares
-    /// fit the cache).
-    static var cachedRun: Int { 1 << 15 }
+    /// The widest digit, in bits.
+    static var maximumBits: Int { 11 }
+    /// Ints of `tables`: counts and offsets for the widest digit at every depth (a pass takes at
+    /// least one of the 64 bits).
+    static var tableCapacity: Int { 64 * 2 << maximumBits }
 
-    /// Sorts `range`.
-    func sort(_ range: Range<Int>) {
+    /// Sorts `range`, which is in the spare buffers when `inSpare`, into the main ones.
+    func sort(_ range: Range<Int>, inSpare: Bool, depth: Int) {
         let n = range.count
-        guard n > 1 else { return }
-        if n <= 32 { return insertionSort(range) }
+        let source = inSpare ? spare : main, target = inSpare ? main : spare
+        if n <= 32 {
+            if inSpare { copy(range, from: spare, to: main) }
+            return insertionSort(range)
+        }
         // Only the bits below the highest one the keys differ in matter.
         var differing: UInt64 = 0
-        let first = keys[range.lowerBound]
-        for i in range { differing |= keys[i] ^ first }
-        guard differing != 0 else { return }
+        let first = source.keys[range.lowerBound]
+        for i in range { differing |= source.keys[i] ^ first }
+        guard differing != 0 else {
+            if inSpare { copy(range, from: spare, to: main) }
+            return
+        }
         let width = UInt64.bitWidth - differing.leadingZeroBitCount
-        if n <= Self.cachedRun { return leastSignificantFirst(range, width: width) }
-        // The top few of those bits first, enough for buckets that fit the cache, then each
-        // bucket on its own.
-        let split = min(Self.bits, max(1, UInt64.bitWidth - (n / (Self.cachedRun / 2)).leadingZeroBitCount))
-        let shift = UInt64(max(width - split, 0)), buckets = 1 << split
-        var storage = [Int](repeating: 0, count: 2 * buckets)
-        storage.withUnsafeMutableBufferPointer { table in
-            let counts = UnsafeMutableBufferPointer(rebasing: table[0 ..< buckets])
-            let offsets = UnsafeMutableBufferPointer(rebasing: table[buckets ..< 2 * buckets])
-            for i in range { counts[Int(truncatingIfNeeded: keys[i] >> shift) & (buckets - 1)] += 1 }
-            var sum = range.lowerBound
-            for b in 0 ..< buckets {
-                offsets[b] = sum
-                sum += counts[b]
+        // About eight keys a bucket, at most the widest digit, at most the bits left.
+        let bits = min(Self.maximumBits, width, max(1, Int.bitWidth - n.leadingZeroBitCount - 3))
+        let shift = UInt64(width - bits), buckets = 1 << bits
+        let counts = tables + depth * (2 << Self.maximumBits), offsets = counts + buckets
+        counts.update(repeating: 0, count: buckets)
+        for i in range { counts[Int(truncatingIfNeeded: source.keys[i] >> shift) & (buckets - 1)] += 1 }
+        var sum = range.lowerBound
+        for b in 0 ..< buckets {
+            offsets[b] = sum
+            sum += counts[b]
+        }
+        for i in range {
+            let key = source.keys[i], b = Int(truncatingIfNeeded: key >> shift) & (buckets - 1)
+            let at = offsets[b]
+            offsets[b] = at + 1
+            target.keys[at] = key
+            target.order[at] = source.order[i]
+        }
+        // Each bucket is now in the other buffers.
+        var start = range.lowerBound
+        for b in 0 ..< buckets {
+            let count = counts[b]
+            if count > 0 {
+                let bucket = start ..< start + count
+                if shift == 0 || count == 1 {
+                    // Equal keys, or one: in order already.
+                    if !inSpare { copy(bucket, from: spare, to: main) }
+                } else {
+                    sort(bucket, inSpare: !inSpare, depth: depth + 1)
+                }
             }
-            for i in range {
-                let key = keys[i], b = Int(truncatingIfNeeded: key >> shift) & (buckets - 1)
-                spareKeys[offsets[b]] = key
-                spareOrder[offsets[b]] = order[i]
-                offsets[b] += 1
-            }
-            (keys + range.lowerBound).update(from: spareKeys + range.lowerBound, count: n)
-            (order + range.lowerBound).update(from: spareOrder + range.lowerBound, count: n)
-            guard shift > 0 else { return }
-            var start = range.lowerBound
-            for b in 0 ..< buckets {
-                let count = counts[b]
-                if count > 1 { sort(start ..< start + count) }
-                start += count
-            }
+            start += count
         }
     }
 
+    private func copy(_ range: Range<Int>, from source: Buffers, to target: Buffers) {
+        (target.keys + range.lowerBound).update(from: source.keys + range.lowerBound, count: range.count)
+        (target.order + range.lowerBound).update(from: source.order + range.lowerBound, count: range.count)
+    }
+
     private func insertionSort(_ range: Range<Int>) {
+        let keys = main.keys, order = main.order
         for i in range.lowerBound + 1 ..< range.upperBound {
             let key = keys[i], index = order[i]
             var j = i
@@ -286,43 +303,6 @@ private struct RadixSorter {
             }
             keys[j] = key
             order[j] = index
-        }
-    }
-
-    /// Sorts `range` by the keys' low `width` bits, least significant digit first.
-    private func leastSignificantFirst(_ range: Range<Int>, width: Int) {
-        let n = range.count, base = range.lowerBound
-        let digits = (width + Self.bits - 1) / Self.bits
-        var table = [Int](repeating: 0, count: (digits + 1) * Self.buckets)
-        table.withUnsafeMutableBufferPointer { counts in
-            for i in range {
-                let key = keys[i]
-                for d in 0 ..< digits { counts[d * Self.buckets + Int(truncatingIfNeeded: key >> UInt64(d * Self.bits)) & (Self.buckets - 1)] += 1 }
-            }
-            let offsets = UnsafeMutableBufferPointer(rebasing: counts[digits * Self.buckets ..< (digits + 1) * Self.buckets])
-            var source = (keys + base, order + base), target = (spareKeys + base, spareOrder + base)
-            for d in 0 ..< digits {
-                let shift = UInt64(d * Self.bits)
-                // A digit every key shares changes nothing.
-                if counts[d * Self.buckets + Int(truncatingIfNeeded: source.0[0] >> shift) & (Self.buckets - 1)] == n { continue }
-                var sum = 0
-                for b in 0 ..< Self.buckets {
-                    offsets[b] = sum
-                    sum += counts[d * Self.buckets + b]
-                }
-                for i in 0 ..< n {
-                    let key = source.0[i], b = Int(truncatingIfNeeded: key >> shift) & (Self.buckets - 1)
-                    let at = offsets[b]
-                    offsets[b] = at + 1
-                    target.0[at] = key
-                    target.1[at] = source.1[i]
-                }
-                swap(&source, &target)
-            }
-            if source.0 != keys + base {
-                (keys + base).update(from: source.0, count: n)
-                (order + base).update(from: source.1, count: n)
-            }
         }
     }
 }
