@@ -233,13 +233,22 @@ public final class CaptureReader: Sendable {
         }
     }
 
-    /// Loads frame `index`: image, camera and points.
+    /// Loads frame `index` whole: image, camera, feature points (nil when the frame records
+    /// none) and depth map (nil when it has none).
     /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
     ///   capture, and for any damaged or missing file.
-    public func frame(at index: Int) throws -> Frame {
+    public func frame(at index: Int) throws -> CaptureFrame {
         let entry = try entry(index)
-        return Frame(index: index, timestamp: entry.timestamp, image: try image(at: index),
-                     camera: entry.camera, points: try points(at: index) ?? [])
+        return CaptureFrame(index: index, timestamp: entry.timestamp, image: try image(at: index),
+                            camera: entry.camera, points: try points(at: index), depth: try depth(at: index))
+    }
+
+    /// The time and camera of frame `index`, without loading its files.
+    /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
+    ///   capture.
+    public func frameInfo(at index: Int) throws -> CaptureFrameInfo {
+        let entry = try entry(index)
+        return CaptureFrameInfo(timestamp: entry.timestamp, camera: entry.camera)
     }
 
     /// Loads only the image of frame `index`.
