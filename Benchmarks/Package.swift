@@ -44,6 +44,12 @@ let package = Package(
         .executableTarget(
             name: "Compression", dependencies: benchmarkDependencies, path: "Benchmarks/Compression",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The level-of-detail octree's build and node selection (CPU only, no OpenGL context).
+        .executableTarget(
+            name: "LevelOfDetail",
+            dependencies: benchmarkDependencies + [.product(name: "PointPaintViewer", package: "PointPaint")],
+            path: "Benchmarks/LevelOfDetail",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
         // executable, because it draws through an OpenGL context on the main thread.
         .executableTarget(
