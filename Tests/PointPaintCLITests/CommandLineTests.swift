@@ -91,7 +91,7 @@ func temporaryDirectory() -> String {
             let result = try Tool.run(command)
             #expect(result.status != 0)
             #expect(result.stderr.contains("--index: expected a frame, but the capture holds none, found 0"), "\(result.stderr)")
-            #expect(!result.stderr.contains("-1") && !result.stderr.contains("below 0"), "\(result.stderr)")
+            #expect(!result.stderr.contains("to -1") && !result.stderr.contains("below 0"), "\(result.stderr)")
         }
     }
 
