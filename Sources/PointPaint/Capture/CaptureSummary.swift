@@ -67,9 +67,8 @@ public struct CaptureSummary: Sendable {
         }
         self.problems = problems
         bytesOnDisk = Self.diskUsage(reader.directory)
-        if image.primaries != .srgb, problems.isEmpty {
+        if image.primaries != .srgb, problems.isEmpty, let replay = try? CaptureReplay(source: reader) {
             // Sample every visible point as a replay would, counting the out-of-gamut colours.
-            let replay = CaptureReplay(reader: reader)
             var samples = 0, outside = 0
             for index in frames.indices {
                 guard let frame = try? replay.samples(ofFrame: index) else { continue }
