@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let grade = grading.foldedCube()
-        let capture = try replay.replay(of: capture.path, grade: grade)
+        let capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade)
         var store = replay.grid.makeStore()
         var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
         let start = Date()
