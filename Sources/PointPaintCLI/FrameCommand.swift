@@ -15,10 +15,10 @@ struct FrameCommand: ParsableCommand {
     var interpolation: Interpolation = .bilinear
 
     func run() throws {
-        let (reader, encoding) = try frame.open()
+        let (source, encoding) = try frame.open()
         let index = frame.index
-        let info = reader.imageInfo
-        let image = try reader.image(at: index)
+        let info = source.imageInfo
+        let image = try source.frame(at: index).image
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let png: PNGImage
         if info.primaries == .srgb {

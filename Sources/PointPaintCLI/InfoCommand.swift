@@ -2,22 +2,29 @@ import ArgumentParser
 import Foundation
 import PointPaint
 
-/// `pointpaint info`: summarises a capture directory or a PLY file.
+/// `pointpaint info`: summarises a capture (PointPaint's own or an app's recording) or a PLY file.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarise a capture (frames, resolution, colour, points, size, problems) or a PLY file.")
+        abstract: "Summarise a capture (format, frames, resolution, colour, points or depth, problems, how it was read) or a PLY file.")
 
-    @Argument(help: "A capture directory (or its capture.json), or a .ply file.")
+    @Argument(help: "A capture: a PointPaint capture directory (or its capture.json), a recording of Stray Scanner, Record3D (.r3d or its export), Polycam, 3D Scanner App or nerfstudio; or a .ply file.")
     var path: String = defaultCapturePath
+    @Option(help: "Read the capture as this format instead of the one its files show.")
+    var sourceFormat: CaptureFormat?
 
     func run() throws {
-        if path.lowercased().hasSuffix(".ply") {
+        if sourceFormat == nil, path.lowercased().hasSuffix(".ply") {
             print(try plyReport(path: path))
             return
         }
-        let summary = CaptureSummary(reader: try CaptureReader(path: path))
-        print(summary.report)
-        if !summary.problems.isEmpty { throw ExitCode(1) }
+        let source = try CaptureFormat.open(path, format: sourceFormat)
+        if let reader = source as? CaptureReader {
+            let summary = CaptureSummary(reader: reader)
+            print(summary.report)
+            if !summary.problems.isEmpty { throw ExitCode(1) }
+        } else {
+            print(try CaptureSourceSummary(source: source).report)
+        }
     }
 }

@@ -68,7 +68,7 @@ func temporaryDirectory() -> String {
 
     @Test(arguments: [
         (["info", "/nonexistent/capture"], "/nonexistent/capture"),
-        (["replay", "/nonexistent/capture", "-o", "/tmp/x.ply"], "no such directory"),
+        (["replay", "/nonexistent/capture", "-o", "/tmp/x.ply"], "found nothing at this path"),
         (["synth", "-o", "/tmp/x", "--size", "63x48"], "--size"),
         (["sample", "Captures/sample"], "--at"),
         (["info", "/nonexistent.ply"], "/nonexistent.ply"),

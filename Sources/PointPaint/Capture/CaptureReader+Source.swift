@@ -25,7 +25,7 @@ extension CaptureReader: CaptureSource {
             ("JPEG (decoded straight to its Y′CbCr planes)", frames.count { if case .jpeg = $0.image { true } else { false } }),
         ] where count > 0 { kinds.append((name, count)) }
         if !kinds.isEmpty {
-            notes.append("images: " + kinds.map { "\(SourceFiles.count($0.1, "frame")) \($0.0)" }.joined(separator: ", "))
+            notes.append("images: " + kinds.map { "\(SourceFiles.count($0.1, "frame")) as \($0.0)" }.joined(separator: ", "))
         }
         let withPoints = frames.count { $0.points != nil }
         notes.append(withPoints == frames.count ? "feature points: every frame"

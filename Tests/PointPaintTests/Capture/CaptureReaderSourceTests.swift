@@ -14,7 +14,7 @@ import Testing
         #expect(source.countMismatch == nil && source.cloudFile == nil)
         #expect(source.notes == [
             "poses: camera-to-world with ARKit camera axes, intrinsics in pixels of the image, used as stored (format v1)",
-            "images: 3 frames PNG planes", "feature points: every frame", "depth: none",
+            "images: 3 frames as PNG planes", "feature points: every frame", "depth: none",
         ])
         let reader = try CaptureReader(path: dir.path)
         let sequence = source.frames([0, 2], threads: 2)
@@ -43,7 +43,7 @@ import Testing
         try writer.finish()
         let source = try CaptureFormat.open(dir.path)
         #expect(source.notes.dropFirst() == [
-            "images: 1 frame NV12, 1 frame JPEG (decoded straight to its Y′CbCr planes)", "feature points: none recorded",
+            "images: 1 frame as NV12, 1 frame as JPEG (decoded straight to its Y′CbCr planes)", "feature points: none recorded",
             "depth: 2 of 2 frames (4x3 float32-m, 4x3 uint16-mm); 1 with confidence maps", "cloud: cloud.ply",
         ])
         #expect(source.cloudFile == dir.file("cloud.ply"))
