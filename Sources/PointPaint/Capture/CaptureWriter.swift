@@ -50,7 +50,7 @@ public struct CaptureWriter {
     }
 
     /// Writes one frame's image and points and records it for the manifest.
-    public mutating func append(image: NV12Image, camera: Camera, points: [FeaturePoint], timestamp: Double) throws {
+    public mutating func append(image: YCbCrImage, camera: Camera, points: [FeaturePoint], timestamp: Double) throws {
         guard image.width == imageInfo.width, image.height == imageInfo.height else {
             throw PointPaintError(.malformed, file: directory, place: .frame(frames.count),
                                   "expected a \(imageInfo.width)x\(imageInfo.height) image, found \(image.width)x\(image.height)")

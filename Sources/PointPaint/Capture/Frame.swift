@@ -5,14 +5,14 @@ public struct Frame: Sendable {
     /// Seconds.
     public var timestamp: Double
     /// The planes.
-    public var image: NV12Image
+    public var image: YCbCrImage
     /// Intrinsics and pose.
     public var camera: Camera
     /// The feature points ARKit reported with this frame, world space.
     public var points: [FeaturePoint]
 
     /// Creates a frame.
-    public init(index: Int, timestamp: Double, image: NV12Image, camera: Camera, points: [FeaturePoint]) {
+    public init(index: Int, timestamp: Double, image: YCbCrImage, camera: Camera, points: [FeaturePoint]) {
         self.index = index
         self.timestamp = timestamp
         self.image = image

@@ -25,7 +25,7 @@ public struct CapturedImageSampler: Sendable {
     }
 
     /// The image.
-    public let image: NV12Image
+    public let image: YCbCrImage
     /// Matrix and range used to decode.
     public let encoding: YCbCrEncoding
     /// Chroma siting of the image.
@@ -51,7 +51,7 @@ public struct CapturedImageSampler: Sendable {
     @usableFromInline let chromaShift: Float
 
     /// A sampler over `image` decoded with `encoding`.
-    public init(image: NV12Image, encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center,
+    public init(image: YCbCrImage, encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center,
                 primaries: ColorPrimaries = .srgb, interpolation: Interpolation = .bilinear, edgePolicy: EdgePolicy = .reject) {
         self.image = image
         self.encoding = encoding

@@ -54,9 +54,9 @@ struct FramePlanes: @unchecked Sendable {
     let output: UnsafeMutableRawPointer
     let layout: PixelLayout
 
-    init(image: NV12Image, luma: UnsafeRawBufferPointer, chroma: UnsafeRawBufferPointer,
+    init(image: YCbCrImage, luma: UnsafeRawBufferPointer, chroma: UnsafeRawBufferPointer,
          output: UnsafeMutableRawBufferPointer, layout: PixelLayout) {
-        // NV12Image's initialiser already checked that both planes fit their buffers.
+        // YCbCrImage's initialiser already checked that both planes fit their buffers.
         precondition(output.count >= image.width * image.height * layout.bytesPerPixel, "output too small")
         width = image.width
         height = image.height

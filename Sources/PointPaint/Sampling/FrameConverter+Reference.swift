@@ -5,7 +5,7 @@ extension FrameConverter {
     /// `convert`, about two orders of magnitude slower; tests hold the fast path to it.
     ///
     /// - Complexity: O(width × height).
-    public func convertReference(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+    public func convertReference(_ image: YCbCrImage, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
                                  into output: inout [UInt8]) {
         let bpp = layout.bytesPerPixel
         let count = image.width * image.height * bpp

@@ -61,14 +61,14 @@ public struct FrameConverter: Sendable, Hashable {
     ///   - threads: how many cores to split the rows over (`DispatchQueue.concurrentPerform`);
     ///     1 converts on the calling thread. The output is identical for any count.
     /// - Complexity: O(width × height).
-    public func convert(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+    public func convert(_ image: YCbCrImage, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
                         threads: Int = 1, into output: inout [UInt8]) {
         convert(image, to: layout, interpolation: interpolation, threads: threads, kernel: .automatic, into: &output)
     }
 
     /// `convert(_:to:interpolation:threads:into:)` with the nearest-chroma kernel chosen by the
     /// caller (tests hold each one to the scalar model); it must be available on this CPU.
-    func convert(_ image: NV12Image, to layout: PixelLayout, interpolation: Interpolation, threads: Int,
+    func convert(_ image: YCbCrImage, to layout: PixelLayout, interpolation: Interpolation, threads: Int,
                  kernel: NearestKernel, into output: inout [UInt8]) {
         let count = image.width * image.height * layout.bytesPerPixel
         if output.count != count { output = [UInt8](repeating: 0, count: count) }
@@ -89,7 +89,7 @@ public struct FrameConverter: Sendable, Hashable {
     }
 
     /// The converted frame as a new array (see `convert(_:to:interpolation:threads:into:)`).
-    public func converted(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+    public func converted(_ image: YCbCrImage, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
                           threads: Int = 1) -> [UInt8] {
         var output: [UInt8] = []
         convert(image, to: layout, interpolation: interpolation, threads: threads, into: &output)
@@ -97,7 +97,7 @@ public struct FrameConverter: Sendable, Hashable {
     }
 
     /// The converted frame as an 8-bit PNG image (RGB or RGBA), ready to write.
-    public func image(_ image: NV12Image, layout: PixelLayout = .rgb8, interpolation: Interpolation = .nearest,
+    public func image(_ image: YCbCrImage, layout: PixelLayout = .rgb8, interpolation: Interpolation = .nearest,
                       threads: Int = 1) -> PNGImage {
         PNGImage(width: image.width, height: image.height, channels: layout.bytesPerPixel,
                  samples: converted(image, to: layout, interpolation: interpolation, threads: threads))

@@ -99,12 +99,12 @@ import Testing
     @Test func writerRefusesMismatchedFrames() throws {
         let dir = TemporaryDirectory()
         var writer = try CaptureWriter(directory: dir.path, imageInfo: CaptureImageInfo(width: 4, height: 4))
-        let image = NV12Image(width: 4, height: 4, lumaPlane: .init(repeating: 1, count: 16), chromaPlane: .init(repeating: 128, count: 8))
+        let image = YCbCrImage(width: 4, height: 4, lumaPlane: .init(repeating: 1, count: 16), chromaPlane: .init(repeating: 128, count: 8))
         try writer.append(image: image, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 1)
         #expect(throws: PointPaintError.self) {
             try writer.append(image: image, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 1)
         }
-        let small = NV12Image(width: 2, height: 2, lumaPlane: [1, 2, 3, 4], chromaPlane: [128, 128])
+        let small = YCbCrImage(width: 2, height: 2, lumaPlane: [1, 2, 3, 4], chromaPlane: [128, 128])
         #expect(throws: PointPaintError.self) {
             try writer.append(image: small, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 2)
         }

@@ -1,6 +1,6 @@
 extension YCbCrPlanes {
     /// The planes of a 4:2:0 NV12 image, its interleaved chroma split into Cb and Cr.
-    public init(_ image: NV12Image) {
+    public init(_ image: YCbCrImage) {
         let (luma, chroma) = image.packedPlanes()
         var cb = [UInt8](repeating: 0, count: chroma.count / 2), cr = cb
         for i in cb.indices {
@@ -11,7 +11,7 @@ extension YCbCrPlanes {
     }
 }
 
-extension NV12Image {
+extension YCbCrImage {
     /// The image of 4:2:0 planes with even sizes, their chroma interleaved as NV12 holds it (the
     /// luma plane is shared, not copied).
     /// - Precondition: `planes.subsampling == .yuv420` and even width and height.

@@ -3,7 +3,7 @@
 ///
 /// Both planes may live in one buffer (a raw `.nv12` file) or in separate ones; an image made
 /// from three PNG planes is interleaved into this layout once, when it is read.
-public struct NV12Image: Sendable {
+public struct YCbCrImage: Sendable {
     /// Width in pixels (even).
     public let width: Int
     /// Height in pixels (even).
