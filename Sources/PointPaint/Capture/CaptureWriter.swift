@@ -50,7 +50,14 @@ public struct CaptureWriter {
     }
 
     /// Writes one frame's image and points and records it for the manifest.
+    /// - Throws: `.unsupported` for an image the format does not store (other than 4:2:0 of even
+    ///   size), `.malformed` for one of another size than `imageInfo`'s, `.outOfRange` for a
+    ///   timestamp not after the last.
     public mutating func append(image: YCbCrImage, camera: Camera, points: [FeaturePoint], timestamp: Double) throws {
+        guard image.isEvenNV12 else {
+            throw PointPaintError(.unsupported, file: directory, place: .frame(frames.count),
+                                  "expected 4:2:0 chroma and an even width and height (what capture format v1 stores), found \(image.subsampling.rawValue) at \(image.width)x\(image.height)")
+        }
         guard image.width == imageInfo.width, image.height == imageInfo.height else {
             throw PointPaintError(.malformed, file: directory, place: .frame(frames.count),
                                   "expected a \(imageInfo.width)x\(imageInfo.height) image, found \(image.width)x\(image.height)")

@@ -1,16 +1,25 @@
-/// A bi-planar 4:2:0 Y′CbCr image as ARKit delivers it: a full-resolution Y plane and a
-/// half-resolution plane of interleaved Cb, Cr pairs, each with its own row stride.
+/// A captured Y′CbCr image in semi-planar storage: a full-resolution Y plane and a plane of
+/// interleaved Cb, Cr pairs at the chroma size its `subsampling` gives, each with its own row
+/// stride.
 ///
-/// Both planes may live in one buffer (a raw `.nv12` file) or in separate ones; an image made
-/// from three PNG planes is interleaved into this layout once, when it is read.
+/// 4:2:0 in this storage is NV12, ARKit's bi-planar layout and the raw `.nv12` frame files of
+/// the capture format; 4:2:2 is NV16, 4:4:4 NV24, and 4:4:0 the same with half-height chroma.
+/// Odd sizes are allowed: the chroma plane then has the rounded-up size (a 5 × 3 image in
+/// 4:2:0 has 3 × 2 chroma pairs), as JPEG and video decoders deliver it.
+///
+/// Both planes may live in one buffer (a raw `.nv12` file) or in separate ones; images decoded
+/// into three planes (`YCbCrPlanes`, PNG planes) are interleaved into this layout once, when
+/// they are read.
 public struct YCbCrImage: Sendable {
-    /// Width in pixels (even).
+    /// Width in pixels.
     public let width: Int
-    /// Height in pixels (even).
+    /// Height in pixels.
     public let height: Int
+    /// How the chroma plane is subsampled.
+    public let subsampling: ChromaSubsampling
     /// Bytes from one Y row to the next (≥ width).
     public let lumaStride: Int
-    /// Bytes from one CbCr row to the next (≥ width, since a row holds width/2 pairs).
+    /// Bytes from one CbCr row to the next (≥ 2 × `chromaWidth`: a row holds `chromaWidth` pairs).
     public let chromaStride: Int
     /// The Y plane's bytes; its first row starts at `lumaOffset`.
     public let luma: MappedBytes
@@ -21,24 +30,33 @@ public struct YCbCrImage: Sendable {
     /// Offset of the CbCr plane in `chroma`.
     public let chromaOffset: Int
 
-    /// Chroma plane width in pairs.
-    public var chromaWidth: Int { width / 2 }
-    /// Chroma plane height in rows.
-    public var chromaHeight: Int { height / 2 }
+    /// Chroma plane width in pairs: the width divided by the horizontal factor, rounded up.
+    public var chromaWidth: Int { subsampling.chromaSize(width: width, height: height).width }
+    /// Chroma plane height in rows: the height divided by the vertical factor, rounded up.
+    public var chromaHeight: Int { subsampling.chromaSize(width: width, height: height).height }
+    /// Whether this is NV12 of even size, what the 4:2:0 fast paths read (two luma rows and two
+    /// columns to every chroma pair).
+    var isEvenNV12: Bool { subsampling == .yuv420 && width % 2 == 0 && height % 2 == 0 }
 
     /// Wraps existing planes. Traps if the geometry does not fit the buffers: readers check
     /// their input first and report problems as errors.
-    public init(width: Int, height: Int, luma: MappedBytes, lumaOffset: Int = 0, lumaStride: Int? = nil,
-                chroma: MappedBytes, chromaOffset: Int = 0, chromaStride: Int? = nil) {
+    /// - Parameters:
+    ///   - lumaStride: bytes a Y row; `width` when nil.
+    ///   - chromaStride: bytes a CbCr row; two a chroma pair (`width` for even 4:2:0) when nil.
+    public init(width: Int, height: Int, subsampling: ChromaSubsampling = .yuv420, luma: MappedBytes, lumaOffset: Int = 0,
+                lumaStride: Int? = nil, chroma: MappedBytes, chromaOffset: Int = 0, chromaStride: Int? = nil) {
+        precondition(width > 0 && height > 0, "width and height must be positive")
+        let chromaSize = subsampling.chromaSize(width: width, height: height)
+        let chromaRow = 2 * chromaSize.width
         let lumaStride = lumaStride ?? width
-        let chromaStride = chromaStride ?? width
-        precondition(width > 0 && height > 0 && width % 2 == 0 && height % 2 == 0, "width and height must be even and positive")
-        precondition(lumaStride >= width && chromaStride >= width, "strides must be at least the width")
+        let chromaStride = chromaStride ?? chromaRow
+        precondition(lumaStride >= width && chromaStride >= chromaRow, "strides must hold a row")
         precondition(lumaOffset >= 0 && lumaOffset + lumaStride * (height - 1) + width <= luma.count, "luma plane does not fit its buffer")
-        precondition(chromaOffset >= 0 && chromaOffset + chromaStride * (height / 2 - 1) + width <= chroma.count,
+        precondition(chromaOffset >= 0 && chromaOffset + chromaStride * (chromaSize.height - 1) + chromaRow <= chroma.count,
                      "chroma plane does not fit its buffer")
         self.width = width
         self.height = height
+        self.subsampling = subsampling
         self.lumaStride = lumaStride
         self.chromaStride = chromaStride
         self.luma = luma
@@ -47,16 +65,17 @@ public struct YCbCrImage: Sendable {
         self.chromaOffset = chromaOffset
     }
 
-    /// Builds a tightly packed image (strides = width) from a Y plane of `width*height` bytes and
-    /// a CbCr plane of `width*height/2` interleaved bytes.
-    public init(width: Int, height: Int, lumaPlane: [UInt8], chromaPlane: [UInt8]) {
-        self.init(width: width, height: height, luma: MappedBytes(copying: lumaPlane), chroma: MappedBytes(copying: chromaPlane))
+    /// Builds a tightly packed image from a Y plane of `width × height` bytes and a CbCr plane of
+    /// `chromaWidth × chromaHeight` interleaved pairs.
+    public init(width: Int, height: Int, subsampling: ChromaSubsampling = .yuv420, lumaPlane: [UInt8], chromaPlane: [UInt8]) {
+        self.init(width: width, height: height, subsampling: subsampling, luma: MappedBytes(copying: lumaPlane),
+                  chroma: MappedBytes(copying: chromaPlane))
     }
 
-    /// Bytes a file needs to hold both planes with the given strides:
-    /// `height` Y rows then `height/2` CbCr rows.
-    public static func fileSize(height: Int, lumaStride: Int, chromaStride: Int) -> Int {
-        lumaStride * height + chromaStride * (height / 2)
+    /// Bytes a file needs to hold both planes with the given strides: `height` Y rows then the
+    /// CbCr rows (`height / 2` of them for the capture format's even 4:2:0).
+    public static func fileSize(height: Int, subsampling: ChromaSubsampling = .yuv420, lumaStride: Int, chromaStride: Int) -> Int {
+        lumaStride * height + chromaStride * subsampling.chromaSize(width: 1, height: height).height
     }
 
     /// The Y value at pixel (x, y). Checked with a precondition; for tests and reference code.
@@ -65,7 +84,7 @@ public struct YCbCrImage: Sendable {
         return luma.withUnsafeBytes { $0[lumaOffset + y * lumaStride + x] }
     }
 
-    /// The (Cb, Cr) pair of chroma texel (x, y), x < width/2, y < height/2.
+    /// The (Cb, Cr) pair of chroma texel (x, y), x < `chromaWidth`, y < `chromaHeight`.
     public func chromaValue(x: Int, y: Int) -> (cb: UInt8, cr: UInt8) {
         precondition(x >= 0 && x < chromaWidth && y >= 0 && y < chromaHeight)
         return chroma.withUnsafeBytes {
@@ -74,10 +93,11 @@ public struct YCbCrImage: Sendable {
         }
     }
 
-    /// The packed planes (no stride padding): Y then interleaved CbCr.
+    /// The packed planes (no stride padding): Y, then the interleaved CbCr pairs.
     public func packedPlanes() -> (luma: [UInt8], chroma: [UInt8]) {
+        let chromaRow = 2 * chromaWidth, chromaRows = chromaHeight
         var y = [UInt8](repeating: 0, count: width * height)
-        var c = [UInt8](repeating: 0, count: width * height / 2)
+        var c = [UInt8](repeating: 0, count: chromaRow * chromaRows)
         luma.withUnsafeBytes { src in
             for row in 0 ..< height {
                 let from = lumaOffset + row * lumaStride
@@ -87,10 +107,10 @@ public struct YCbCrImage: Sendable {
             }
         }
         chroma.withUnsafeBytes { src in
-            for row in 0 ..< height / 2 {
+            for row in 0 ..< chromaRows {
                 let from = chromaOffset + row * chromaStride
                 c.withUnsafeMutableBytes { dst in
-                    dst.baseAddress!.advanced(by: row * width).copyMemory(from: src.baseAddress!.advanced(by: from), byteCount: width)
+                    dst.baseAddress!.advanced(by: row * chromaRow).copyMemory(from: src.baseAddress!.advanced(by: from), byteCount: chromaRow)
                 }
             }
         }

@@ -108,5 +108,13 @@ import Testing
         #expect(throws: PointPaintError.self) {
             try writer.append(image: small, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 2)
         }
+        // Format v1 stores 4:2:0 only: a 4:4:4 image of the right size is refused, not squeezed.
+        let full = YCbCrImage(width: 4, height: 4, subsampling: .yuv444, lumaPlane: .init(repeating: 1, count: 16),
+                              chromaPlane: .init(repeating: 128, count: 32))
+        let error = try #require(throws: PointPaintError.self) {
+            try writer.append(image: full, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 3)
+        }
+        #expect(error.kind == .unsupported && error.place == .frame(1))
+        #expect(writer.frames.count == 1)
     }
 }

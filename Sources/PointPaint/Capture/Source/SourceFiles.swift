@@ -103,20 +103,7 @@ enum SourceFiles {
             throw PointPaintError(.malformed, file: path, place: .frame(frame),
                                   "expected \(info.primaries.rawValue) primaries like the capture's other frames, found \(decoded.info.primaries.rawValue)")
         }
-        return try image(decoded.planes, file: path, frame: frame)
-    }
-
-    /// The image of decoded planes.
-    ///
-    /// `YCbCrImage` holds 4:2:0 planes of even size only, so other planes are refused here, in
-    /// this one place, until the image type holds 4:2:2 and 4:4:4 too: then this becomes the
-    /// image type's own initialiser and the check goes.
-    static func image(_ planes: YCbCrPlanes, file: String, frame: Int) throws -> YCbCrImage {
-        guard planes.subsampling == .yuv420, planes.width % 2 == 0, planes.height % 2 == 0 else {
-            throw PointPaintError(.unsupported, file: file, place: .frame(frame),
-                                  "expected 4:2:0 chroma and an even width and height (what PointPaint's image type holds today), found \(planes.subsampling.rawValue) at \(planes.width)x\(planes.height)")
-        }
-        return YCbCrImage(planes)
+        return YCbCrImage(decoded.planes)
     }
 
     /// The whole file, refusing one larger than `limit`; `.missing` (at `frame`) when absent.

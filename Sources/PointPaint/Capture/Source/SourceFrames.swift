@@ -113,7 +113,7 @@ struct SourceFrames: Sendable {
         }
         try checkPNG(png.header, path, frame: frame)
         let planes = YCbCrPlanes(rgb8: png.image.samples8, width: png.header.width, height: png.header.height, channels: png.header.channels)
-        return try SourceFiles.image(planes, file: path, frame: frame)
+        return YCbCrImage(planes)
     }
 
     private func checkPNG(_ header: PNGHeader, _ path: String, frame: Int) throws {

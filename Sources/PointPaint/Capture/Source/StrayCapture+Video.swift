@@ -10,7 +10,7 @@ extension StrayCapture {
                                   "expected video frame \(frameNumber), found the video's end before it"
                                       + (decoder.info.frameCount.map { " (its container lists \($0) frames)" } ?? ""))
         }
-        return try SourceFiles.image(frame.planes, file: file, frame: index)
+        return YCbCrImage(frame.planes)
     }
 }
 
