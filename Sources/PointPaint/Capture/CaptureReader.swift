@@ -195,7 +195,7 @@ public final class CaptureReader: Sendable {
     /// Throws when an NV12 file of `size` bytes is too short for the image and its strides.
     private func checkNV12Size(_ size: Int, _ image: FrameFile, lumaStride: Int, chromaStride: Int) throws {
         let info = manifest.image
-        let needed = NV12Image.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
+        let needed = YCbCrImage.fileSize(height: info.height, lumaStride: lumaStride, chromaStride: chromaStride)
         guard size >= needed else {
             throw PointPaintError(.malformed, file: image.name, place: .frame(image.frame),
                                   "expected \(needed) bytes for a \(info.width)x\(info.height) NV12 image with strides \(lumaStride)/\(chromaStride), found \(size)")
@@ -254,7 +254,7 @@ public final class CaptureReader: Sendable {
     /// Loads only the image of frame `index`.
     /// - Throws: `PointPaintError` naming the valid range when `index` is not a frame of the
     ///   capture, and for any damaged or missing file.
-    public func image(at index: Int) throws -> NV12Image {
+    public func image(at index: Int) throws -> YCbCrImage {
         let info = manifest.image
         switch try entry(index).image {
         case .nv12(let path, let lumaStride, let chromaStride):
@@ -263,7 +263,7 @@ public final class CaptureReader: Sendable {
             // made, and a short mapping would fault on access.
             let bytes = try MappedBytes(mapping: image.real, file: image.name, place: .frame(index), expected: "the frame image")
             try checkNV12Size(bytes.count, image, lumaStride: lumaStride, chromaStride: chromaStride)
-            return NV12Image(width: info.width, height: info.height, luma: bytes, lumaOffset: 0, lumaStride: lumaStride,
+            return YCbCrImage(width: info.width, height: info.height, luma: bytes, lumaOffset: 0, lumaStride: lumaStride,
                              chroma: bytes, chromaOffset: lumaStride * info.height, chromaStride: chromaStride)
         case .planes(let y, let cb, let cr):
             let sizes = planeSizes
@@ -277,7 +277,7 @@ public final class CaptureReader: Sendable {
                     out[2 * i + 1] = crPlane[i]
                 }
             }
-            return NV12Image(width: info.width, height: info.height, luma: MappedBytes(copying: luma), chroma: chroma)
+            return YCbCrImage(width: info.width, height: info.height, luma: MappedBytes(copying: luma), chroma: chroma)
         case .jpeg(let path):
             let image = try file(path, frame: index)
             let bytes = try FileBytes.read(image.real, name: image.name, place: .frame(index), expected: "the JPEG frame", limit: SourceFiles.maximumJPEGBytes)

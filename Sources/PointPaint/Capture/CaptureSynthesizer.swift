@@ -124,7 +124,7 @@ public struct CaptureSynthesizer: Sendable {
 
     /// Encodes R′G′B′ pixels to NV12: Y at every pixel; Cb, Cr from each 2×2 block (centre
     /// siting: the block's mean; left siting: a [1 2 1] filter across columns 2i−1…2i+1).
-    public func encode(_ pixels: [SIMD3<Double>]) -> NV12Image {
+    public func encode(_ pixels: [SIMD3<Double>]) -> YCbCrImage {
         let w = options.width, h = options.height
         let encoding = YCbCrEncoding(matrix: options.matrix, range: options.range)
         let (yMax, cMin, cMax): (Double, Double, Double) = options.range == .full ? (255, 0, 255) : (235, 16, 240)
@@ -157,7 +157,7 @@ public struct CaptureSynthesizer: Sendable {
                 chroma[cy * w + 2 * cx + 1] = code(ycc.z, cMin, cMax)
             }
         }
-        return NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+        return YCbCrImage(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
     }
 
     /// Places feature points of frame `index` on visible surfaces; returns the recorded points

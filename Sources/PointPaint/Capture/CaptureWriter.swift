@@ -65,7 +65,14 @@ public struct CaptureWriter {
 
     /// Writes one frame's image as planes (`encoding`), its points (nil: none recorded) and
     /// depth map, and records it for the manifest.
-    public mutating func append(image: NV12Image, camera: Camera, points: [FeaturePoint]?, depth: DepthMap? = nil, timestamp: Double) throws {
+    /// - Throws: `.unsupported` for an image the format does not store as planes (other than
+    ///   4:2:0 of even size), `.malformed` for one of another size than `imageInfo`'s,
+    ///   `.outOfRange` for a timestamp not after the last.
+    public mutating func append(image: YCbCrImage, camera: Camera, points: [FeaturePoint]?, depth: DepthMap? = nil, timestamp: Double) throws {
+        guard image.isEvenNV12 else {
+            throw PointPaintError(.unsupported, file: directory, place: .frame(frames.count),
+                                  "expected 4:2:0 chroma and an even width and height (what capture format v1 stores as planes), found \(image.subsampling.rawValue) at \(image.width)x\(image.height)")
+        }
         guard image.width == imageInfo.width, image.height == imageInfo.height else {
             throw PointPaintError(.malformed, file: directory, place: .frame(frames.count),
                                   "expected a \(imageInfo.width)x\(imageInfo.height) image, found \(image.width)x\(image.height)")

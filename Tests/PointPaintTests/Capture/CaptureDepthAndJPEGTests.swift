@@ -32,7 +32,7 @@ import Testing
         var writer = try CaptureWriter(directory: dir.path, imageInfo: CaptureImageInfo(width: 16, height: 12), encoding: .png)
         let points = [FeaturePoint(position: SIMD3(0.25, -1, 3), id: 9)]
         try writer.append(jpeg: jpeg, camera: Self.camera, points: points, depth: Self.millimetreMap, timestamp: 0.5)
-        try writer.append(image: NV12Image(Self.planes), camera: Self.camera, points: nil, depth: Self.floatMap, timestamp: 0.75)
+        try writer.append(image: YCbCrImage(Self.planes), camera: Self.camera, points: nil, depth: Self.floatMap, timestamp: 0.75)
         try writer.append(jpeg: jpeg, camera: Self.camera, points: [], depth: nil, timestamp: 1)
         try dir.write("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n", to: "scene.ply")
         try writer.writeCloud(copying: dir.file("scene.ply"))

@@ -37,7 +37,7 @@ import Testing
         let camera = CaptureDepthAndJPEGTests.camera
         try writer.append(jpeg: try JPEGEncoder.encode(planes, quality: 90), camera: camera, points: nil,
                           depth: CaptureDepthAndJPEGTests.millimetreMap, timestamp: 0)
-        try writer.append(image: NV12Image(planes), camera: camera, points: nil, depth: CaptureDepthAndJPEGTests.floatMap, timestamp: 1)
+        try writer.append(image: YCbCrImage(planes), camera: camera, points: nil, depth: CaptureDepthAndJPEGTests.floatMap, timestamp: 1)
         try dir.write("ply\n", to: "scene.ply")
         try writer.writeCloud(copying: dir.file("scene.ply"))
         try writer.finish()

@@ -61,7 +61,7 @@ public struct CaptureFrame: Sendable {
     /// Seconds.
     public var timestamp: Double
     /// The decoded Y′CbCr planes.
-    public var image: NV12Image
+    public var image: YCbCrImage
     /// Intrinsics and pose.
     public var camera: Camera
     /// The feature points recorded with the frame (world space), or nil when the format records
@@ -71,7 +71,7 @@ public struct CaptureFrame: Sendable {
     public var depth: DepthMap?
 
     /// Creates a frame.
-    public init(index: Int, timestamp: Double, image: NV12Image, camera: Camera, points: [FeaturePoint]?, depth: DepthMap?) {
+    public init(index: Int, timestamp: Double, image: YCbCrImage, camera: Camera, points: [FeaturePoint]?, depth: DepthMap?) {
         self.index = index
         self.timestamp = timestamp
         self.image = image

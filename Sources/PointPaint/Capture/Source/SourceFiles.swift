@@ -78,7 +78,7 @@ enum SourceFiles {
     /// The JPEG frame at `path`, read and decoded straight to its Y′CbCr planes, with its bytes.
     /// - Throws: `.missing` when the file is absent, the decoder's error for a corrupt file, and
     ///   `.malformed` when its size or primaries are not those of `info` — each at `frame`.
-    static func jpegFrame(_ path: String, frame: Int, info: CaptureImageInfo) throws -> (image: NV12Image, bytes: [UInt8]) {
+    static func jpegFrame(_ path: String, frame: Int, info: CaptureImageInfo) throws -> (image: YCbCrImage, bytes: [UInt8]) {
         let bytes = try read(path, limit: maximumJPEGBytes, frame: frame, what: "JPEG frame")
         return (try jpegImage(bytes, file: path, frame: frame, info: info), bytes)
     }
@@ -87,7 +87,7 @@ enum SourceFiles {
     /// Y′CbCr planes.
     /// - Throws: the decoder's error for a corrupt file, and `.malformed` when its size or
     ///   primaries are not those of `info` — each at `frame`.
-    static func jpegImage(_ bytes: [UInt8], file path: String, frame: Int, info: CaptureImageInfo) throws -> NV12Image {
+    static func jpegImage(_ bytes: [UInt8], file path: String, frame: Int, info: CaptureImageInfo) throws -> YCbCrImage {
         let decoded: (planes: YCbCrPlanes, info: JPEGInfo)
         do {
             decoded = try JPEGDecoder.decode(bytes, file: path)
@@ -103,20 +103,7 @@ enum SourceFiles {
             throw PointPaintError(.malformed, file: path, place: .frame(frame),
                                   "expected \(info.primaries.rawValue) primaries like the capture's other frames, found \(decoded.info.primaries.rawValue)")
         }
-        return try image(decoded.planes, file: path, frame: frame)
-    }
-
-    /// The image of decoded planes.
-    ///
-    /// `NV12Image` holds 4:2:0 planes of even size only, so other planes are refused here, in
-    /// this one place, until the image type holds 4:2:2 and 4:4:4 too: then this becomes the
-    /// image type's own initialiser and the check goes.
-    static func image(_ planes: YCbCrPlanes, file: String, frame: Int) throws -> NV12Image {
-        guard planes.subsampling == .yuv420, planes.width % 2 == 0, planes.height % 2 == 0 else {
-            throw PointPaintError(.unsupported, file: file, place: .frame(frame),
-                                  "expected 4:2:0 chroma and an even width and height (what PointPaint's image type holds today), found \(planes.subsampling.rawValue) at \(planes.width)x\(planes.height)")
-        }
-        return NV12Image(planes)
+        return YCbCrImage(decoded.planes)
     }
 
     /// The whole file, refusing one larger than `limit`; `.missing` (at `frame`) when absent.

@@ -98,7 +98,7 @@ struct SourceFrames: Sendable {
     private func isPNG(_ path: String) -> Bool { path.lowercased().hasSuffix(".png") }
 
     /// The planes of an 8-bit RGB or grey PNG frame, converted to Y′CbCr 4:4:4.
-    private func pngImage(_ path: String, frame: Int) throws -> NV12Image {
+    private func pngImage(_ path: String, frame: Int) throws -> YCbCrImage {
         guard FileBytes.size(of: path) != nil else {
             throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the PNG frame, found no such file")
         }
@@ -113,7 +113,7 @@ struct SourceFrames: Sendable {
         }
         try checkPNG(png.header, path, frame: frame)
         let planes = YCbCrPlanes(rgb8: png.image.samples8, width: png.header.width, height: png.header.height, channels: png.header.channels)
-        return try SourceFiles.image(planes, file: path, frame: frame)
+        return YCbCrImage(planes)
     }
 
     private func checkPNG(_ header: PNGHeader, _ path: String, frame: Int) throws {

@@ -4,13 +4,13 @@ extension StrayCapture {
     /// Decodes on through `decoder` to video sample `frameNumber` (copying no planes before it)
     /// and returns its image, for frame `index` of the capture.
     /// - Throws: the decoder's errors; `.malformed` at `.frame(index)` when the video ends first.
-    static func videoImage(_ decoder: VideoDecoder, frameNumber: Int, index: Int, file: String) throws -> NV12Image {
+    static func videoImage(_ decoder: VideoDecoder, frameNumber: Int, index: Int, file: String) throws -> YCbCrImage {
         guard let frame = try decoder.next(where: { $0 == frameNumber }) else {
             throw PointPaintError(.malformed, file: file, place: .frame(index),
                                   "expected video frame \(frameNumber), found the video's end before it"
                                       + (decoder.info.frameCount.map { " (its container lists \($0) frames)" } ?? ""))
         }
-        return try SourceFiles.image(frame.planes, file: file, frame: index)
+        return YCbCrImage(frame.planes)
     }
 }
 
@@ -27,7 +27,7 @@ final class StrayVideoFrames: CaptureFrameSequence {
 
     private let source: StrayCapture
     private let indices: [Int]
-    private let images: OrderedProducer<NV12Image>
+    private let images: OrderedProducer<YCbCrImage>
     private let depths: OrderedProducer<DepthMap?>
     private var position = 0
     private var finished = false

@@ -168,6 +168,19 @@ enum CaptureSourceTruth {
                 sourceLocation: sourceLocation)
     }
 
+    /// `expectAccurate` for frames stored as 8-bit R′G′B′ (PNG) and read as Y′CbCr 4:4:4: the
+    /// same positions, and colours within what rounding the PNG (half a level) and converting it
+    /// to 8-bit Y′CbCr (`YCbCrPlanes(rgb8:…)`: 1.39 levels at most) leaves, p95 included; a
+    /// chroma plane read at the wrong resolution or position smears edges by tens of levels.
+    static func expectAccurateRGB(_ source: some CaptureSource, frames: [(Int, Int)], synth: CaptureSynthesizer,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let accuracy = try accuracy(of: source, frames: frames, synth: synth)
+        #expect(accuracy.points > frames.count * 64 * 48 / 2, "\(accuracy)", sourceLocation: sourceLocation)
+        #expect(accuracy.positionMean < 0.35 && accuracy.positionP95 < 0.7, "\(accuracy)", sourceLocation: sourceLocation)
+        #expect(accuracy.colourPoints > frames.count * 250 && accuracy.colourMean < 1 && accuracy.colourP95 < 0.5 + 1.39, "\(accuracy)",
+                sourceLocation: sourceLocation)
+    }
+
     /// The depth map the synthesizer wrote for frame `index`: its rendering in whole millimetres.
     static func writtenDepth(_ synth: CaptureSynthesizer, frame index: Int, confidence: Bool = true) -> DepthMap {
         let size = synth.appDepthSize

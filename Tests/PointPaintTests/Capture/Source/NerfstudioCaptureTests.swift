@@ -64,9 +64,12 @@ import Testing
             worst = max(worst, abs(d.x), abs(d.y), abs(d.z))
         }
         #expect(worst <= 0.5 + 1.39, "\(worst) levels")
-        // PointPaint's image type holds 4:2:0 only until it is generalised: until then the frame
-        // is refused in one line, not trapped on (this expectation goes with the generalisation).
-        Truth.expectError(.unsupported, at: .frame(1), file: "frame_00002.png") { _ = try source.frame(at: 1) }
+        // The frames replay: each loads as those 4:4:4 planes, and colours sampled from them at
+        // the points from depth are as close to the surfaces' as the PNG's and the conversion's
+        // rounding leave them.
+        let frame = try source.frame(at: 1)
+        #expect(frame.image.subsampling == .yuv444 && YCbCrPlanes(frame.image) == planes)
+        try Truth.expectAccurateRGB(source, frames: (0 ..< 4).map { ($0, $0) }, synth: Self.synth)
     }
 
     @Test func perFrameIntrinsicsDistortionAndAppliedTransforms() throws {

@@ -233,8 +233,12 @@ import Testing
         #expect(source.notes.contains { $0.hasPrefix("colour: rgb/, PNG frames: 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4") })
         #expect(try source.jpegData(at: 0) == nil)
         Self.expectCamera(try source.frameInfo(at: 1).camera, equals: Self.synth.camera(frame: 1))
-        // As for nerfstudio's PNG frames: refused in one line until the image type holds 4:4:4.
-        Truth.expectError(.unsupported, at: .frame(1), file: "000001.png") { _ = try source.frame(at: 1) }
+        // As for nerfstudio's PNG frames: 4:4:4 planes of the PNG's R′G′B′, which replay.
+        let png = try PNGImage(contentsOf: dir.file("rgb/000001.png"))
+        let frame = try source.frame(at: 1)
+        #expect(frame.image.subsampling == .yuv444)
+        #expect(YCbCrPlanes(frame.image) == YCbCrPlanes(rgb8: png.samples8, width: 160, height: 120, channels: 3))
+        try Truth.expectAccurateRGB(source, frames: Self.frames, synth: Self.synth)
     }
 
     // MARK: - Matching by frame number, counts
