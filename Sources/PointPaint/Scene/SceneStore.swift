@@ -13,8 +13,9 @@ import Foundation
 /// - `mean` sums linear colours in 40.24 fixed point (each sample rounded toward zero to
 ///   2⁻²⁴ ≈ 6·10⁻⁸, channels clamped to ±64), so sums are exact and independent of order:
 ///   merging stores gives bit-identical results to one store fed everything.
-/// - `latest` / `first` keep one sample exactly (all Float bits), chosen by frame index; ties
-///   go to the sample added last (`latest`) or first (`first`).
+/// - `latest` / `first` keep one sample exactly (all Float bits; like `mean`, NaN as 0 and
+///   channels clamped to ±64), chosen by frame index; ties go to the sample added last
+///   (`latest`) or first (`first`).
 ///
 /// ## Merging
 /// `a.merge(b)` gives exactly the store that would result from adding all of `a`'s samples and
@@ -257,8 +258,14 @@ extension SceneStore {
             return 0
         }
 
+        /// A kept sample's channel (latest, first) as stored: its Float bits, cleaned as `fixed`
+        /// cleans a mean's samples (NaN as 0, clamped to ±64), so no policy writes a NaN or an
+        /// infinity.
         @inline(__always)
-        static func bits(_ v: Float) -> Int64 { Int64(v.bitPattern) }
+        static func bits(_ v: Float) -> Int64 {
+            let kept: Float = v.isNaN ? 0 : min(max(v, -64), 64)
+            return Int64(kept.bitPattern)
+        }
 
         @inline(__always)
         static func float(_ v: Int64) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: v)) }
