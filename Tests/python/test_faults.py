@@ -340,13 +340,13 @@ def hostile_command(name, path, tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_a_hostile_header_fails_in_one_line_under_a_256_MiB_address_space(pointpaint_bin, tmp_path, name):
+def test_a_hostile_header_fails_in_one_line_under_a_512_MiB_address_space(pointpaint_bin, tmp_path, name):
     subprocess.run([pointpaint_bin, "lut", "identity", "--size", "2", "-o", str(tmp_path / "id.cube")], check=True, capture_output=True)
     path = tmp_path / name
     path.write_bytes(HOSTILE[name])
 
     def limit_memory():
-        resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
 
     done = subprocess.run([pointpaint_bin] + hostile_command(name, path, tmp_path), capture_output=True, text=True, preexec_fn=limit_memory)
     assert done.returncode == 1, "exit %d: %s" % (done.returncode, done.stderr[-500:])
