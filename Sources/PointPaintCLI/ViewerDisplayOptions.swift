@@ -39,7 +39,14 @@ struct ViewerDisplayOptions: ParsableArguments {
     @Flag(help: "Rotate as a trackball instead of a turntable.")
     var trackball = false
 
+    /// The largest window or screenshot side, in pixels: an 8K screenshot fits, and the
+    /// framebuffers, the read-back and the PNG rows stay near 1 GiB at 8192 × 8192.
+    static let largestSide = 8192
+
     func validate() throws {
+        guard size.width <= Self.largestSide, size.height <= Self.largestSide else {
+            throw ValidationError("--size must be at most \(Self.largestSide)x\(Self.largestSide), found \(size)")
+        }
         guard pointSize > 0, boxScale > 0, boxBudget >= 0 else { throw ValidationError("sizes must be positive") }
         guard budget >= 1 else { throw ValidationError("--budget must be at least 1, found \(budget)") }
         if let boxSize, !(boxSize > 0 && boxSize.isFinite) { throw ValidationError("--box-size must be a positive number, found \(boxSize)") }

@@ -281,6 +281,9 @@ private struct JSONFieldReader {
     func path(_ value: JSONValue?, at: String, expected: String = "a relative path string") throws -> String {
         guard case .string(let s) = value else { throw fail(at, expected, value) }
         guard !s.isEmpty, !s.contains("\0") else { throw fail(at, "a non-empty path", value) }
+        guard s.utf8.count <= CaptureManifest.longestPath else {
+            throw fail(at, "a path of at most \(CaptureManifest.longestPath) bytes", value, kind: .tooLarge)
+        }
         guard !s.hasPrefix("/"), !s.hasPrefix("\\") else {
             throw PointPaintError(.malformed, file: file, place: .jsonPath(at),
                                   "expected a path inside the capture directory, found the absolute path \(PointPaintError.quote(s))")

@@ -108,6 +108,8 @@ public struct CaptureManifest: Sendable, Equatable {
     public static let maximumDimension = 16384
     /// The largest stride accepted, in bytes.
     public static let maximumStride = 65536
+    /// The longest file path accepted, in UTF-8 bytes (Linux's `PATH_MAX`).
+    public static let longestPath = 4096
 
     /// What the frames' planes are.
     public var image: CaptureImageInfo
