@@ -27,8 +27,22 @@ let package = Package(
         .executableTarget(
             name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // A plain release executable, timed as a whole process beside `ffmpeg -f null` by
+        // peers/video_decode_bench.sh (both open the file, decode every frame and exit). Outside
+        // Benchmarks/, where the benchmark plugin would take it for one of its own.
+        .executableTarget(
+            name: "VideoDecode", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/VideoDecode"),
+        // Stray Scanner's sequential frame loader, timed the same way by peers/stray_load_bench.sh.
+        .executableTarget(
+            name: "StrayLoad", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/StrayLoad"),
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // LZFSE decoding; its C reference peer is loaded at run time from $LZFSE_REFERENCE_LIB.
+        .executableTarget(
+            name: "Compression", dependencies: benchmarkDependencies, path: "Benchmarks/Compression",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
         // executable, because it draws through an OpenGL context on the main thread.

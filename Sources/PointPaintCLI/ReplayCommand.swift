@@ -28,10 +28,9 @@ struct ReplayCommand: ParsableCommand {
             return true
         }
         let seconds = Date().timeIntervalSince(start)
-        var writer = format.writer(source: self.capture.path)
-        writer.comments.append("replayed \(statistics.frames) frames, \(statistics.painted) samples, \(replay.grid.policy.rawValue) accumulation")
-        if grade != nil { writer.comments.append("graded: \(grading.summary)") }
-        try writer.write(store.cloud(), to: output)
+        let provenance = StoreProvenance(kind: .replay, source: self.capture.path, grade: grade == nil ? nil : grading.summary,
+                                         frameCount: statistics.frames)
+        try format.write(store.sortedVoxels(provenance: provenance), to: output)
         print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output))
     }
 

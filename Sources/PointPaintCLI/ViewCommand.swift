@@ -107,11 +107,13 @@ struct ViewCommand: ParsableCommand {
     }
 
     /// Renders `cloud` offscreen into the PNG at `path`, then prints `line` if given and what was
-    /// written (`voxels`: how many are drawn).
+    /// written (`voxels`: how many there are to draw; a cloud past the point budget says how many
+    /// were drawn).
     func write(_ cloud: VoxelCloud, voxels: Int, to path: String, options: ViewerOptions, after line: String? = nil) throws {
-        try MainActor.assumeIsolated { try Viewer.screenshot(cloud: cloud, options: options, to: path) }
+        let drawn = try MainActor.assumeIsolated { try Viewer.screenshot(cloud: cloud, options: options, to: path) }
         if let line { print(line) }
-        print("wrote \(path) (\(options.width)x\(options.height), \(voxels) voxels, \(options.strategy.rawValue))")
+        let budget = drawn.levelOfDetail ? ", \(drawn.voxelsDrawn) drawn by level of detail within the \(options.pointBudget)-point budget" : ""
+        print("wrote \(path) (\(options.width)x\(options.height), \(voxels) voxels, \(options.strategy.rawValue)\(budget))")
     }
 }
 

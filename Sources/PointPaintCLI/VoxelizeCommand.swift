@@ -37,11 +37,10 @@ struct VoxelizeCommand: ParsableCommand {
         var store = grid.makeStore()
         let linear = Self.linearColors(ply, cloud)
         store.add(points: cloud.positions, colors: linear)
-        let voxels = store.cloud()
-        try format.writer(source: input).write(voxels, to: output)
+        try format.write(store.sortedVoxels(provenance: StoreProvenance(kind: .points, source: input)), to: output)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        var line = "voxelize: \(count(cloud.count, "point")) in, \(count(voxels.count, "voxel")) out"
+        var line = "voxelize: \(count(cloud.count, "point")) in, \(count(store.count, "voxel")) out"
         if store.rejectedCount > 0 { line += " (\(count(store.rejectedCount, "point")) without a finite cell skipped)" }
         line += String(format: ", %.3f s → %@", seconds, output)
         print(line)

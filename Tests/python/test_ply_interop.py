@@ -8,6 +8,8 @@ import open3d as o3d
 import plyfile
 import pytest
 
+from voxel_order import morton_order
+
 N = 500
 GRID = 2.0 ** -10  # a voxel size whose cell centres are exact in float32
 
@@ -69,7 +71,7 @@ def test_voxelize_output_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cl
     line = run(pointpaint_bin, "voxelize", str(src), "-o", str(out), "--voxel-size", str(size), "--ply", encoding)
     assert f"{N} points in" in line
 
-    # Expected: world-anchored cells in first-appearance order, mean in linear light.
+    # Expected: world-anchored cells in Morton order, mean in linear light.
     expected_points, expected_colors, _ = expected_voxels(points, colors, size)
 
     data, got_points, got_colors = read_with_plyfile(out)
@@ -87,11 +89,11 @@ def test_voxelize_output_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cl
 
 
 def expected_voxels(points, colors, size):
-    """World-anchored cells in first-appearance order, mean colour in linear light: (centres, 8-bit
-    colours, float colours)."""
+    """World-anchored cells in Morton order (the order of every cloud written from a store), mean
+    colour in linear light: (centres, 8-bit colours, float colours)."""
     keys = np.floor(points / np.float32(size)).astype(np.int64)
     _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    order = np.argsort(first)
+    order = morton_order(keys[first])
     linear = srgb_decode(colors / 255.0)
     sums = np.zeros((len(first), 3))
     np.add.at(sums, inverse.reshape(-1), linear)
@@ -161,13 +163,14 @@ def test_wide_colour_output_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin,
 
 def assert_read_identically(tmp_path, binary, src, points, colors):
     """Voxelising on the points' own grid keeps every point (distinct cells, exactly on their
-    centres) in file order, bit for bit."""
+    centres) bit for bit, in Morton order of their cells."""
     out = tmp_path / "back.ply"
     run(binary, "voxelize", str(src), "-o", str(out), "--voxel-size", repr(GRID), "--accumulate", "first")
     _, got_points, got_colors = read_with_plyfile(out)
     assert got_points.dtype == np.float32
-    assert np.array_equal(got_points, points)
-    assert np.array_equal(got_colors, colors)
+    order = morton_order(np.floor(points / np.float32(GRID)).astype(np.int64))
+    assert np.array_equal(got_points, points[order])
+    assert np.array_equal(got_colors, colors[order])
 
 
 @pytest.mark.parametrize("byte_order,text", [("<", False), (">", False), ("=", True)])

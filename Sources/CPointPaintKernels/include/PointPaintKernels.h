@@ -66,6 +66,21 @@ void pointpaint_nv12_nearest_rgba_avx512bw(const uint8_t *luma, ptrdiff_t lumaSt
                                            ptrdiff_t width, ptrdiff_t rowPairs, const PointPaintNV12Constants *k);
 #endif
 
+/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78, as iSCSI, ext4 and LevelDB use) of
+/// `length` bytes, continuing from `crc` (0 to start): `crc(crc(0, a), b)` is the CRC of a
+/// followed by b, and the CRC of "123456789" is 0xE3069283. Slicing-by-8 tables: the reference,
+/// built everywhere.
+uint32_t pointpaint_crc32c_c(uint32_t crc, const void *data, size_t length);
+
+#if defined(__x86_64__)
+/// Whether the CPU has SSE4.2's `crc32` instruction (CPUID).
+int pointpaint_cpu_has_sse42(void);
+
+/// `pointpaint_crc32c_c` with SSE4.2's `crc32` instruction, 8 bytes a step. Requires
+/// `pointpaint_cpu_has_sse42()`.
+uint32_t pointpaint_crc32c_sse42(uint32_t crc, const void *data, size_t length);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

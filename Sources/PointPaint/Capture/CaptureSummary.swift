@@ -11,7 +11,7 @@ public struct CaptureSummary: Sendable {
     public var frameCount: Int
     /// Last timestamp minus first, seconds.
     public var duration: Double
-    /// How frames are stored: "nv12", "png" or "mixed".
+    /// How frames are stored: "nv12", "png", "jpeg" or "mixed".
     public var storage: String
     /// Feature points a frame: minimum, mean, maximum.
     public var pointsPerFrame: (min: Int, mean: Double, max: Int)
@@ -34,7 +34,13 @@ public struct CaptureSummary: Sendable {
         let frames = reader.manifest.frames
         frameCount = frames.count
         duration = (frames.last?.timestamp ?? 0) - (frames.first?.timestamp ?? 0)
-        let kinds = Set(frames.map { if case .nv12 = $0.image { "nv12" } else { "png" } })
+        let kinds = Set(frames.map { frame in
+            switch frame.image {
+            case .nv12: "nv12"
+            case .planes: "png"
+            case .jpeg: "jpeg"
+            }
+        })
         storage = kinds.count == 1 ? kinds.first! : (kinds.isEmpty ? "none" : "mixed")
         var counts: [Int] = []
         var visible = 0
@@ -42,7 +48,7 @@ public struct CaptureSummary: Sendable {
         for index in frames.indices {
             do {
                 try reader.checkFiles(ofFrame: index)
-                let points = try reader.points(at: index)
+                let points = try reader.points(at: index) ?? []
                 counts.append(points.count)
                 let camera = frames[index].camera
                 for p in points {

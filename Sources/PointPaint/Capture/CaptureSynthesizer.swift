@@ -28,6 +28,10 @@ public struct CaptureSynthesizer: Sendable {
         public var frameRate = 30.0
         /// Random seed.
         public var seed: UInt64 = 1
+        /// The cameras' focal length in pixels; nil: 0.8 × `width`, about a 64° horizontal field
+        /// of view, like an iPhone's wide camera. (A portrait frame of that camera keeps the
+        /// landscape frame's focal length on its swapped sides.)
+        public var focalLength: Double?
 
         /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
         public init() {}
@@ -79,7 +83,7 @@ public struct CaptureSynthesizer: Sendable {
     /// The camera of frame `index`: an arc around the objects, looking at them.
     public func camera(frame index: Int) -> Camera {
         let w = Double(options.width), h = Double(options.height)
-        let f = 0.8 * w // about a 64° horizontal field of view, like an iPhone's wide camera
+        let f = options.focalLength ?? 0.8 * w
         let progress = options.frameCount > 1 ? Double(index) / Double(options.frameCount - 1) : 0.5
         let angle = (-50 + 100 * progress) * .pi / 180
         let radius = 2.7 - 0.4 * sin(progress * .pi)

@@ -88,8 +88,15 @@ extension PLYWriter {
         /// Writes `chunk` at the start of `out`, which needs one byte of slack after the chunk's
         /// bytes; returns the chunk's byte count and whether a colour in it is wide.
         func encode(_ chunk: Chunk, of cloud: VoxelCloud, into out: UnsafeMutableRawBufferPointer) -> (bytes: Int, wide: Bool) {
-            cloud.positions.withUnsafeBufferPointer { positions in
-                cloud.colors.withUnsafeBufferPointer { colors in
+            encode(chunk, positions: cloud.positions, colors: cloud.colors, voxelSize: cloud.voxelSize, into: out)
+        }
+
+        /// `encode(_:of:into:)` for voxels at `positions` with `colors` (vertex chunks index
+        /// them; face chunks number voxels in the whole file and read neither).
+        func encode(_ chunk: Chunk, positions: [SIMD3<Float>], colors: [SIMD3<Float>], voxelSize: Float?,
+                    into out: UnsafeMutableRawBufferPointer) -> (bytes: Int, wide: Bool) {
+            positions.withUnsafeBufferPointer { positions in
+                colors.withUnsafeBufferPointer { colors in
                     let range = chunk.voxels
                     var o = ByteStore(out, bigEndian: bigEndian)
                     if chunk.faces {
@@ -107,7 +114,7 @@ extension PLYWriter {
                         return (range.count * 15, PLYWriter.littleEndianPoints(positions, colors, range, into: out))
                     }
                     if boxes {
-                        let offsets = PLYWriter.corners.map { $0 * (cloud.voxelSize ?? 0) }
+                        let offsets = PLYWriter.corners.map { $0 * (voxelSize ?? 0) }
                         for i in range {
                             for corner in offsets { o.vertex(positions[i] + corner, colors[i], wide: wide) }
                         }

@@ -94,7 +94,7 @@ public struct CaptureReplay: Sendable {
     public func samples(ofFrame index: Int) throws -> FrameSamples {
         let info = reader.imageInfo
         let image = try reader.image(at: index)
-        let points = try reader.points(at: index)
+        let points = try reader.points(at: index) ?? []
         let camera = reader.manifest.frames[index].camera
         var result = FrameSamples(frame: index)
         result.statistics.frames = 1

@@ -56,12 +56,12 @@ extension SceneStore {
                 for k in 0 ..< parts { starts[k + 1] += starts[k] }
                 let accepted = starts[parts]
                 guard accepted > 0 else { return 0 }
-                withUnsafeTemporaryAllocation(of: Entry.self, capacity: accepted) { entryMemory in
+                let refused = withUnsafeTemporaryAllocation(of: Entry.self, capacity: accepted) { entryMemory in
                     let entries = entryMemory.baseAddress!
                     Self.scatter(keys: keys, colors: c, starts: starts, partBits: partBits, policy: policy, into: entries)
-                    accumulateParts(entries, starts: starts, partBits: partBits, frame: frame, batch: n, policy: policy)
+                    return accumulateParts(entries, starts: starts, partBits: partBits, frame: frame, batch: n, policy: policy)
                 }
-                return accepted
+                return accepted - refused
             }
         }
     }
@@ -100,9 +100,10 @@ extension SceneStore {
     /// Pass 3: each part into its own small table, grown with the part's voxel count. Parts
     /// hold disjoint keys (a key's part is fixed by its hash), so the batch's voxels are the
     /// parts' voxels side by side. Then the batch's voxels in order of first appearance, merged
-    /// exactly into the store.
+    /// exactly into the store. Returns the samples refused because their voxel would pass
+    /// `maxSamplesPerVoxel`.
     private mutating func accumulateParts(_ entries: UnsafePointer<Entry>, starts: UnsafePointer<Int>, partBits: Int,
-                                         frame: UInt32, batch n: Int, policy: AccumulationPolicy) {
+                                         frame: UInt32, batch n: Int, policy: AccumulationPolicy) -> Int {
         var local = LocalTable(bits: 12)
         var voxels = ScratchBuffer<Record>(capacity: 1 << 12)
         var firstSeen = ScratchBuffer<UInt32>(capacity: 1 << 12)
@@ -140,9 +141,11 @@ extension SceneStore {
             }
         }
         let order = firstSeen.withElements { Self.sortedByFirstAppearance($0, limit: n) }
-        voxels.withElements { records in
+        return voxels.withElements { records in
             storage.withRecords(reserving: records.count) { table in
-                for t in order { table.combine(records[Int(t)], policy: policy) }
+                var refused = 0
+                for t in order { refused += table.combine(records[Int(t)], policy: policy) }
+                return refused
             }
         }
     }

@@ -7,15 +7,28 @@ import Foundation
 /// wide-colour values outside 0…1 keep their values) and come out of `cloud()` gamma-encoded.
 ///
 /// Voxels keep the order in which they were first seen: voxel indices are stable and new voxels
-/// are only appended, so a viewer can upload `cloud(from: uploadedCount)` incrementally.
+/// are only appended, so a viewer can upload `cloud(from: uploadedCount)` incrementally. Files
+/// written from a store list voxels in one canonical order instead, the Morton order of their keys
+/// (`canonicalCloud()`, `SceneStore+Canonical.swift`), so the same samples give the same file
+/// whatever order they arrived in and however the work was split.
 ///
 /// ## Accumulation
-/// - `mean` sums linear colours in 40.24 fixed point (each sample rounded toward zero to
-///   2⁻²⁴ ≈ 6·10⁻⁸, channels clamped to ±64), so sums are exact and independent of order:
-///   merging stores gives bit-identical results to one store fed everything.
+/// - `mean` sums linear colours in 40.24 fixed point (`fixedPointScale`): each sample channel is
+///   rounded toward zero to a multiple of 2⁻²⁴ ≈ 6·10⁻⁸ and clamped to ±64 (NaN counts as 0),
+///   so a voxel's mean is within 2⁻²⁴ of the exact mean of its samples, and sums are exact
+///   integers independent of order: merging stores gives bit-identical results to one store fed
+///   everything.
 /// - `latest` / `first` keep one sample exactly (all Float bits; like `mean`, NaN as 0 and
 ///   channels clamped to ±64), chosen by frame index; ties go to the sample added last
-///   (`latest`) or first (`first`).
+///   (`latest`) or first (`first`). The kept sample's frame is the
+///   voxel's `lastFrame` (latest) or `firstFrame` (first).
+///
+/// ## Limits
+/// A voxel holds at most `maxSamplesPerVoxel` (2³² − 1) samples. One sample adds at most
+/// 2³⁰ in magnitude to a 64-bit sum, so no sum can overflow below that count. A sample that
+/// would take a voxel past it is refused and counted in `rejectedCount`, as is every sample of a
+/// batch or merged store whose voxel would pass it (the voxel keeps what it had). Reaching it
+/// takes four billion samples in one cell.
 ///
 /// ## Merging
 /// `a.merge(b)` gives exactly the store that would result from adding all of `a`'s samples and
@@ -38,10 +51,17 @@ public struct SceneStore: Sendable {
     public let voxelSize: Float
     /// How samples in one voxel combine.
     public let policy: AccumulationPolicy
-    /// Samples dropped because their position was not finite or lay outside the key range.
+    /// Samples dropped because their position was not finite or lay outside the key range, or
+    /// because their voxel already held `maxSamplesPerVoxel`.
     public private(set) var rejectedCount: Int = 0
-    /// Samples accepted.
+    /// Samples accepted: the sum of the voxels' counts.
     public private(set) var sampleCount: Int = 0
+
+    /// The most samples a voxel holds; samples past it are refused (see Limits).
+    public static let maxSamplesPerVoxel = Int(UInt32.max)
+
+    /// One unit of a `mean` sum: channels are kept in multiples of 1 / `fixedPointScale` (2⁻²⁴).
+    public static let fixedPointScale: Double = 16_777_216
 
     @usableFromInline var storage: Storage
 
@@ -64,7 +84,7 @@ public struct SceneStore: Sendable {
 
     /// Adds one sample: a world-space `point`, its linear extended-sRGB `color` and the index of
     /// the frame it came from. Returns false (and counts the sample as rejected) when the point is
-    /// not finite or lies outside the key range.
+    /// not finite, lies outside the key range, or its voxel is full (`maxSamplesPerVoxel`).
     ///
     /// - Complexity: O(1) expected.
     @discardableResult
@@ -76,15 +96,16 @@ public struct SceneStore: Sendable {
         }
         makeUnique()
         let policy = policy
-        storage.withRecords(reserving: 1) { table in
+        let accepted = storage.withRecords(reserving: 1) { table in
             table.accumulate(key: key, color: color, frame: f, policy: policy)
         }
-        sampleCount += 1
-        return true
+        if accepted { sampleCount += 1 } else { rejectedCount += 1 }
+        return accepted
     }
 
     /// Adds many samples of one frame: `points[i]` with `colors[i]` (linear extended sRGB).
-    /// Returns the number accepted. The result is the same as adding them one by one.
+    /// Returns the number accepted. The result is the same as adding them one by one (below
+    /// `maxSamplesPerVoxel`; see Limits).
     ///
     /// Batches of 64K samples or more are first partitioned by hash so each part accumulates in
     /// cache (see `SceneStore+Partition.swift`); that needs 24 bytes a sample of temporary memory.
@@ -122,7 +143,11 @@ public struct SceneStore: Sendable {
     }
 
     /// Adds every sample of `other` as if they had been added to this store after its own:
-    /// the result is exactly that of one store fed both inputs in that order.
+    /// the result is exactly that of one store fed both inputs in that order (so for `latest`
+    /// and `first`, a tie between samples of one frame goes to `other`'s for `latest` and to
+    /// this store's for `first`). Store files merge by a symmetric rule instead
+    /// (`StoredVoxel.merged(with:policy:)`); the two agree whenever the stores hold different
+    /// frames, as the shards of one replay do.
     /// Both stores must have the same voxel size and policy.
     ///
     /// - Complexity: O(`other.count`) expected.
@@ -135,11 +160,15 @@ public struct SceneStore: Sendable {
         makeUnique()
         let policy = policy
         let source = other.storage
-        storage.withRecords(reserving: source.count) { table in
+        let refused = storage.withRecords(reserving: source.count) { table in
+            var refused = 0
             for i in 0 ..< source.count {
-                table.combine(source.records[i], policy: policy)
+                refused += table.combine(source.records[i], policy: policy)
             }
+            return refused
         }
+        sampleCount -= refused
+        rejectedCount += refused
     }
 
     // MARK: reading
@@ -245,7 +274,7 @@ extension SceneStore {
         var first: UInt32
         var last: UInt32
 
-        static let scale: Float = 16_777_216  // 2^24
+        static let scale = Float(SceneStore.fixedPointScale)  // 2^24
         static let limit: Float = 64 * 16_777_216
 
         /// Linear colour to 40.24 fixed point, clamped to ±64, NaN as 0.
@@ -267,18 +296,14 @@ extension SceneStore {
             return Int64(kept.bitPattern)
         }
 
-        @inline(__always)
-        static func float(_ v: Int64) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: v)) }
-
         func color(_ policy: AccumulationPolicy) -> SIMD3<Float> {
-            switch policy {
-            case .mean:
-                guard count > 0 else { return .zero }
-                let d = Double(count) * Double(Record.scale)
-                return SIMD3(Float(Double(r) / d), Float(Double(g) / d), Float(Double(b) / d))
-            case .latest, .first:
-                return SIMD3(Record.float(r), Record.float(g), Record.float(b))
-            }
+            StoredVoxel.color(r: r, g: g, b: b, count: count, policy: policy)
+        }
+
+        /// The record as a store file holds it.
+        @inline(__always)
+        var stored: StoredVoxel {
+            StoredVoxel(code: VoxelKey.mortonCode(packed: key), r: r, g: g, b: b, count: count, first: first, last: last)
         }
     }
 
@@ -482,10 +507,12 @@ extension SceneStore {
             }
         }
 
+        /// Adds one sample to the voxel of `key`; false (nothing changed) when the voxel is full.
         @inline(__always)
-        mutating func accumulate(key: Int64, color: SIMD3<Float>, frame: UInt32, policy: AccumulationPolicy) {
+        mutating func accumulate(key: Int64, color: SIMD3<Float>, frame: UInt32, policy: AccumulationPolicy) -> Bool {
             let i = findOrInsert(key)
             let rec = records.advanced(by: i)
+            guard rec.pointee.count < UInt32.max else { return false }
             switch policy {
             case .mean:
                 rec.pointee.r &+= Record.fixed(color.x)
@@ -499,6 +526,7 @@ extension SceneStore {
             rec.pointee.count &+= 1
             if frame < rec.pointee.first { rec.pointee.first = frame }
             if frame > rec.pointee.last { rec.pointee.last = frame }
+            return true
         }
 
         @inline(__always)
@@ -524,21 +552,22 @@ extension SceneStore {
                     warm(points: points, range: j ..< group, voxelSize: voxelSize)
                 }
                 guard let key = VoxelKey.packedCell(points[j], voxelSize: voxelSize) else { continue }
-                accepted += 1
                 let color = colors[j]
                 if policy == .mean {
                     // Fast path: consecutive samples often share a voxel.
                     let i: Int
                     if key == lastKey { i = lastIndex } else { i = findOrInsert(key); lastKey = key; lastIndex = i }
                     let rec = records.advanced(by: i)
+                    guard rec.pointee.count < UInt32.max else { continue }
+                    accepted += 1
                     rec.pointee.r &+= Record.fixed(color.x)
                     rec.pointee.g &+= Record.fixed(color.y)
                     rec.pointee.b &+= Record.fixed(color.z)
                     rec.pointee.count &+= 1
                     if frame < rec.pointee.first { rec.pointee.first = frame }
                     if frame > rec.pointee.last { rec.pointee.last = frame }
-                } else {
-                    accumulate(key: key, color: color, frame: frame, policy: policy)
+                } else if accumulate(key: key, color: color, frame: frame, policy: policy) {
+                    accepted += 1
                 }
             }
             return accepted
@@ -565,12 +594,15 @@ extension SceneStore {
             self.sink.pointee &+= sink  // keeps the loads alive
         }
 
-        /// Folds in another store's record as if its samples came after this store's.
+        /// Folds in another store's record as if its samples came after this store's. Returns the
+        /// number of samples refused: all of `other`'s when the voxel would pass
+        /// `maxSamplesPerVoxel` (it then keeps what it had), else 0.
         @inline(__always)
-        mutating func combine(_ other: Record, policy: AccumulationPolicy) {
+        mutating func combine(_ other: Record, policy: AccumulationPolicy) -> Int {
             let i = findOrInsert(other.key)
             let rec = records.advanced(by: i)
             let fresh = rec.pointee.count == 0
+            guard UInt32.max - rec.pointee.count >= other.count else { return Int(other.count) }
             switch policy {
             case .mean:
                 rec.pointee.r &+= other.r
@@ -584,6 +616,7 @@ extension SceneStore {
             rec.pointee.count &+= other.count
             if other.first < rec.pointee.first { rec.pointee.first = other.first }
             if other.last > rec.pointee.last { rec.pointee.last = other.last }
+            return 0
         }
 
         @inline(__always)

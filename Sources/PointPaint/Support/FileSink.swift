@@ -32,6 +32,24 @@ package struct FileSink: ~Copyable {
         written += done
     }
 
+    /// Bytes written so far: the offset the next `write` starts at.
+    package var offset: Int { written }
+
+    /// Writes all of `bytes` at `offset` (before the end: this patches what was written),
+    /// retrying short writes; the end of the file does not move.
+    package mutating func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        precondition(offset >= 0 && offset + bytes.count <= written, "patching bytes that were never written")
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                throw PointPaintError.system("write failed at byte \(offset + done)", file: file, errno: n < 0 ? errno : EIO)
+            }
+            done += n
+        }
+    }
+
     /// Empties the file to write it again from the start.
     package mutating func rewind() throws {
         guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {

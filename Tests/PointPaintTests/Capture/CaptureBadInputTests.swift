@@ -69,8 +69,9 @@ import Testing
         try Capture().write(in: dir)
         #expect(Self.failure(dir) == nil)
         let frame = try CaptureReader(path: dir.path).frame(at: 0)
-        #expect(frame.points.count == 2)
-        #expect(frame.points[1] == FeaturePoint(position: SIMD3(0.5, 0.25, -2), id: 2))
+        let points = try #require(frame.points)
+        #expect(points.count == 2 && frame.depth == nil)
+        #expect(points[1] == FeaturePoint(position: SIMD3(0.5, 0.25, -2), id: 2))
         try Self.planeCapture(in: dir)
         #expect(Self.failure(dir) == nil)
     }

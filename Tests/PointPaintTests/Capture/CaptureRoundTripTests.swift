@@ -34,7 +34,7 @@ import Testing
             #expect(frame.image.packedPlanes().chroma == expected.packedPlanes().chroma)
             #expect(frame.camera == synth.camera(frame: index))
             #expect(frame.timestamp == Double(index) / 30)
-            for point in frame.points {
+            for point in try #require(frame.points) {
                 let t = truth[truthIndex]
                 #expect(t.frame == index)
                 #expect(point.position == t.position)

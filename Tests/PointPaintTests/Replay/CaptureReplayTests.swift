@@ -93,7 +93,7 @@ import Testing
         let camera = reader.manifest.frames[2].camera
         var expected: [VoxelKey: SIMD3<Float>] = [:]
         var outsideCaptureGamut = 0
-        for point in try reader.points(at: 2) {
+        for point in try #require(try reader.points(at: 2)) {
             guard case .visible(let s, let t) = camera.project(SIMD3<Double>(point.position), width: info.width, height: info.height),
                   let key = VoxelKey(containing: point.position, voxelSize: store.voxelSize), expected[key] == nil
             else { continue }

@@ -1,0 +1,154 @@
+/// What a store's header says: its grid, how it accumulates, what it holds and where it came
+/// from. Store files (`.ppstore`) begin with it; `pointpaint info` prints it; stores merge only
+/// when their grids, policies, colour spaces and grades agree (`mergeConflict(with:)`).
+public struct StoreInfo: Sendable, Equatable {
+    /// Edge length of a voxel in world units (metres).
+    public var voxelSize: Float
+    /// How samples in one voxel combine.
+    public var policy: AccumulationPolicy
+    /// What the colour fields mean.
+    public var colorSpace: StoreColorSpace
+    /// What the samples came from.
+    public var provenance: StoreProvenance
+    /// Voxels held.
+    public var voxelCount: Int
+    /// Samples held: the sum of the voxels' counts.
+    public var sampleCount: Int
+    /// Samples the store refused (no finite cell, or a full voxel).
+    public var rejectedCount: Int
+    /// The smallest and greatest cell on each axis, or nil when the store is empty.
+    public var keyBounds: KeyBounds?
+
+    /// Creates a description.
+    public init(voxelSize: Float, policy: AccumulationPolicy, colorSpace: StoreColorSpace = .linearExtendedSRGB,
+                provenance: StoreProvenance, voxelCount: Int, sampleCount: Int, rejectedCount: Int, keyBounds: KeyBounds?) {
+        self.voxelSize = voxelSize
+        self.policy = policy
+        self.colorSpace = colorSpace
+        self.provenance = provenance
+        self.voxelCount = voxelCount
+        self.sampleCount = sampleCount
+        self.rejectedCount = rejectedCount
+        self.keyBounds = keyBounds
+    }
+
+    /// The smallest and greatest cell index on each axis.
+    public struct KeyBounds: Sendable, Equatable {
+        /// Smallest x, y and z cell.
+        public var min: SIMD3<Int32>
+        /// Greatest x, y and z cell.
+        public var max: SIMD3<Int32>
+
+        /// Bounds of one cell.
+        public init(_ key: VoxelKey) {
+            min = SIMD3(key.x, key.y, key.z)
+            max = min
+        }
+
+        /// Creates bounds from corners.
+        public init(min: SIMD3<Int32>, max: SIMD3<Int32>) {
+            self.min = min
+            self.max = max
+        }
+
+        /// These bounds grown to hold `key`.
+        @inline(__always)
+        public mutating func include(_ key: VoxelKey) {
+            let k = SIMD3(key.x, key.y, key.z)
+            min = pointwiseMin(min, k)
+            max = pointwiseMax(max, k)
+        }
+
+        /// These bounds grown to hold `other`.
+        public mutating func include(_ other: KeyBounds) {
+            min = pointwiseMin(min, other.min)
+            max = pointwiseMax(max, other.max)
+        }
+
+        /// The world-space box of the voxel centres: the centres of the corner cells.
+        public func centers(voxelSize: Float) -> (min: SIMD3<Float>, max: SIMD3<Float>) {
+            (VoxelKey(x: min.x, y: min.y, z: min.z).center(voxelSize: voxelSize),
+             VoxelKey(x: max.x, y: max.y, z: max.z).center(voxelSize: voxelSize))
+        }
+    }
+
+    /// Why a store described by `other` cannot be merged with this one, or nil when it can:
+    /// the voxel size, accumulation policy, colour space and grade must all be the same.
+    public func mergeConflict(with other: StoreInfo) -> (part: String, message: String)? {
+        if other.voxelSize.bitPattern != voxelSize.bitPattern {
+            return ("voxel size", "expected voxel size \(voxelSize) like the first store, found \(other.voxelSize): stores of different grids cannot be merged")
+        }
+        if other.policy != policy {
+            return ("policy", "expected '\(policy.rawValue)' accumulation like the first store, found '\(other.policy.rawValue)'")
+        }
+        if other.colorSpace != colorSpace {
+            return ("colour space", "expected colour space \(colorSpace) like the first store, found \(other.colorSpace)")
+        }
+        if other.provenance.grade != provenance.grade {
+            func name(_ g: String?) -> String { g.map { PointPaintError.quote($0) } ?? "no grade" }
+            return ("grade", "expected \(name(provenance.grade)) like the first store, found \(name(other.provenance.grade)): differently graded colours cannot be averaged")
+        }
+        return nil
+    }
+
+    /// The comment lines a PLY written from this store carries after the source: what was
+    /// replayed (for a replay) and the grade.
+    public var plyComments: [String] {
+        var comments: [String] = []
+        if provenance.kind == .replay {
+            comments.append("replayed \(provenance.frameCount) frames, \(sampleCount) samples, \(policy.rawValue) accumulation")
+        }
+        if let grade = provenance.grade { comments.append("graded: \(grade)") }
+        return comments
+    }
+}
+
+/// What the colour fields of a store mean. Version 1 of the format knows one space.
+public enum StoreColorSpace: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// Linear-light extended sRGB (sRGB primaries, unclamped): `mean` sums in 40.24 fixed point,
+    /// `latest` / `first` as `Float` bits.
+    case linearExtendedSRGB = 0
+
+    /// The space's name.
+    public var description: String {
+        switch self {
+        case .linearExtendedSRGB: "linear extended sRGB"
+        }
+    }
+}
+
+/// Where a store's samples came from, carried through merges into the clouds written from it.
+public struct StoreProvenance: Sendable, Equatable {
+    /// What made the store.
+    public enum Kind: UInt8, Sendable {
+        /// Points voxelised from a cloud (`voxelize`).
+        case points = 0
+        /// A capture replayed (`replay`).
+        case replay = 1
+    }
+
+    /// What made the store.
+    public var kind: Kind
+    /// The capture or file it came from, as named on the command line, if known.
+    public var source: String?
+    /// The colour grade folded into every sample, as a summary, or nil when ungraded.
+    public var grade: String?
+    /// Frames replayed into the store (0 for points).
+    public var frameCount: Int
+
+    /// Creates a provenance.
+    public init(kind: Kind, source: String? = nil, grade: String? = nil, frameCount: Int = 0) {
+        self.kind = kind
+        self.source = source
+        self.grade = grade
+        self.frameCount = frameCount
+    }
+
+    /// The provenance of a merge: frames add up; kind, source and grade stay when every input
+    /// agrees (grades always do: `mergeConflict` refuses others), else the source is dropped and
+    /// a mix of kinds counts as a replay.
+    public func merged(with other: StoreProvenance) -> StoreProvenance {
+        StoreProvenance(kind: kind == other.kind ? kind : .replay, source: source == other.source ? source : nil,
+                        grade: grade, frameCount: frameCount + other.frameCount)
+    }
+}
