@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
         // libav's log callback takes a va_list, which Swift cannot format: a small C log sink.
         .target(name: "CFFmpegSupport", dependencies: ["CFFmpeg"]),
-        // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
+        // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C; and the temporary
+        // files of atomic writes, which a signal handler must reach (async-signal-safe C).
         .target(name: "CPointPaintSupport"),
 
         // Row kernels for instruction sets beyond the x86-64 baseline (AVX2, AVX-512BW), chosen

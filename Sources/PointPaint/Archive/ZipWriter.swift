@@ -41,7 +41,8 @@ package struct ZipWriter {
     /// Writes the archive to `path`, replacing what is there only once the whole archive is written.
     /// - Throws: `PointPaintError` naming `path` when libzip cannot create, fill or close the archive.
     package func write(to path: String) throws {
-        try AtomicFile.write(to: path) { temporary in
+        // libzip writes its own temporary beside the path it is given: a named one.
+        try AtomicFile.write(to: path, named: true) { temporary in
             var code: Int32 = 0
             guard let archive = zip_open(temporary, ZIP_CREATE | ZIP_TRUNCATE, &code) else {
                 var error = zip_error_t()

@@ -19,8 +19,8 @@ import Foundation
 ///   integers independent of order: merging stores gives bit-identical results to one store fed
 ///   everything.
 /// - `latest` / `first` keep one sample exactly (all Float bits; like `mean`, NaN as 0 and
-///   channels clamped to ±64), chosen by frame index; ties
-///   go to the sample added last (`latest`) or first (`first`). The kept sample's frame is the
+///   channels clamped to ±64), chosen by frame index; ties go to the sample added last
+///   (`latest`) or first (`first`). The kept sample's frame is the
 ///   voxel's `lastFrame` (latest) or `firstFrame` (first).
 ///
 /// ## Limits

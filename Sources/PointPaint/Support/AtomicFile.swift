@@ -25,7 +25,13 @@ package enum AtomicFile {
     /// Calls `body` with the path of a temporary file in the destination's directory, then moves
     /// the file to `path`. The temporary is removed if `body` throws. `body` opens the path for
     /// writing (it exists, empty) and must have closed it when it returns.
-    package static func write<R>(to path: String, _ body: (_ temporaryPath: String) throws -> R) throws -> R {
+    ///
+    /// - Parameter named: give `body` a named temporary in the directory even where an unnamed
+    ///   one could be had: for a library that writes its own temporary beside the path it is
+    ///   given and renames it over that path (libzip). Such a file, named after the temporary
+    ///   (`.NAME.tmp-PID-RANDOM.XXXXXX`), is cleaned up as the temporary is when a `kill -9`
+    ///   leaves it.
+    package static func write<R>(to path: String, named: Bool = false, _ body: (_ temporaryPath: String) throws -> R) throws -> R {
         var info = stat()
         if stat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -45,7 +51,7 @@ package enum AtomicFile {
         Cleanup.prepare(directory: directory)
 
         var procPath = [CChar](repeating: 0, count: 64)
-        let fd = pp_open_unnamed_temporary(directory, &procPath, procPath.count)
+        let fd = named ? -1 : pp_open_unnamed_temporary(directory, &procPath, procPath.count)
         guard fd >= 0 else { return try writeNamed(to: path, prefix: hiddenPrefix, body) }
         defer { close(fd) }
         let result = try body(String(decoding: procPath.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -118,13 +124,15 @@ package enum AtomicFile {
         return removed
     }
 
-    /// The process that wrote the temporary named `name` (`.NAME.tmp-PID-RANDOM`), or nil when
-    /// `name` is not such a temporary.
+    /// The process that wrote the temporary named `name` (`.NAME.tmp-PID-RANDOM`, or a library's
+    /// own temporary of it, `.NAME.tmp-PID-RANDOM.XXXXXX`), or nil when `name` is not one.
     package static func temporaryOwner(_ name: String) -> pid_t? {
         guard name.hasPrefix(".") else { return nil }
         let parts = name.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count >= 3, parts[parts.count - 3].hasSuffix(".tmp"), parts[parts.count - 3].count > ".tmp".count + 1,
-              UInt32(parts[parts.count - 1]) != nil, let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return nil }
+        guard parts.count >= 3, parts[parts.count - 3].hasSuffix(".tmp"), parts[parts.count - 3].count > ".tmp".count + 1 else { return nil }
+        let random = parts[parts.count - 1].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard UInt32(random[0]) != nil, random.count == 1 || !random[1].isEmpty,
+              let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return nil }
         return pid
     }
 

@@ -54,6 +54,19 @@ import Testing
         #expect(try String(contentsOfFile: dir.file("out.txt"), encoding: .utf8) == "new")
     }
 
+    /// libzip writes its own temporary beside the path it is given: such a body gets a named
+    /// temporary in the directory.
+    @Test func aNamedTemporaryWhenTheBodyNeedsOne() throws {
+        let dir = TemporaryDirectory()
+        let temporary = try AtomicFile.write(to: dir.file("a.zip"), named: true) { temporary in
+            try Data("zip".utf8).write(to: URL(fileURLWithPath: temporary))
+            return temporary
+        }
+        #expect(URL(fileURLWithPath: temporary).deletingLastPathComponent().standardized == URL(fileURLWithPath: dir.path).standardized)
+        #expect(AtomicFile.temporaryOwner((temporary as NSString).lastPathComponent) == getpid())
+        #expect(try names(dir) == ["a.zip"])
+    }
+
     @Test func aDirectoryAtTheDestinationIsOneClearError() throws {
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("out.ply"), withIntermediateDirectories: false)
@@ -73,6 +86,7 @@ import Testing
         (".out.ply.tmp-123-4567", 123 as pid_t?), (".a-b.tmp.tmp-9-0", 9), (".x.tmp-1-4294967295", 1),
         ("out.ply.tmp-123-4567", nil), (".out.ply.tmp-abc-1", nil), (".out.ply.tmp-12-", nil), (".tmp-1-2", nil),
         (".out.ply.tmp-0-1", nil), (".out.ply.tmp-1-4294967296", nil), (".out.ply", nil),
+        (".x.r3d.tmp-77-12.Ab3dEf", 77), (".x.r3d.tmp-77-12.", nil),
     ])
     func temporaryNamesAreRecognisedExactly(name: String, owner: pid_t?) {
         #expect(AtomicFile.temporaryOwner(name) == owner)
