@@ -58,9 +58,9 @@ import PointPaint
         let stray = try Self.layout("stray", in: dir)
         let replay = try Tool.run(["replay", stray, "-o", dir + "/s.ply", "--quiet", "--voxel-size", "0.02"])
         #expect(replay.status == 0, "\(replay.stderr)")
-        #expect(replay.stdout.contains("replayed 3 frames") && replay.stdout.contains("; 3 frames' points from depth: "), "\(replay.stdout)")
+        #expect(replay.stdout.contains("replayed 3 frames") && replay.stdout.contains("; points from depth in 3 frames: "), "\(replay.stdout)")
         let strided = try Tool.run(["replay", stray, "-o", dir + "/t.ply", "--quiet", "--depth-stride", "2", "--min-confidence", "low", "--max-depth", "3"])
-        #expect(strided.status == 0 && strided.stdout.contains("of 2304 depth pixels became points"), "\(strided.stdout) \(strided.stderr)")
+        #expect(strided.status == 0 && strided.stdout.contains(" of 2304 depth pixels ("), "\(strided.stdout) \(strided.stderr)")
 
         let frame = try Tool.run(["frame", stray, "--index", "2", "-o", dir + "/f.png"])
         #expect(frame.status == 0 && frame.stdout.contains("frame 2 of \(stray), 160x120 sRGB"), "\(frame.stdout) \(frame.stderr)")
