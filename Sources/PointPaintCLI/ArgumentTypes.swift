@@ -30,6 +30,8 @@ extension DepthConfidence: ExpressibleByArgument {
 
     /// The names `--help` lists.
     public static var allValueStrings: [String] { allCases.map(\.name) }
+    /// None: `--help` lists the names on one line (its default would pair the raw numbers with them).
+    public static var allValueDescriptions: [String: String] { [:] }
     /// The name, for the default in `--help`.
     public var defaultValueDescription: String { name }
 }

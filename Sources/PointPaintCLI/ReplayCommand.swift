@@ -39,8 +39,8 @@ struct ReplayCommand: ParsableCommand {
                           s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.pointsSeen, s.painted, s.behind + s.outside, s.behind, s.outside)
         if s.depthFrames > 0 {
             let d = s.depth
-            text += String(format: "; %d frames' points from depth: %d of %d depth pixels became points (%d without depth, %d below the confidence, %d too far)",
-                           s.depthFrames, d.points, d.considered, d.noDepth, d.lowConfidence, d.tooFar)
+            text += String(format: "; points from depth in %d frame%@: %d of %d depth pixels (%d without depth, %d below the confidence, %d too far)",
+                           s.depthFrames, s.depthFrames == 1 ? "" : "s", d.points, d.considered, d.noDepth, d.lowConfidence, d.tooFar)
         }
         if s.rejected > 0 { text += String(format: ", %d refused by the store", s.rejected) }
         if s.outOfSRGB > 0 { text += String(format: ", %d (%.1f%%) outside sRGB", s.outOfSRGB, 100 * Double(s.outOfSRGB) / Double(max(s.painted, 1))) }
