@@ -37,6 +37,10 @@ let package = Package(
         .executableTarget(
             name: "StrayLoad", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
             path: "Tools/StrayLoad"),
+        // DepthMap.appendPoints on one core, timed by itself (peers/replay_sources_bench.sh runs it).
+        .executableTarget(
+            name: "DepthPoints", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/DepthPoints"),
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
