@@ -6,14 +6,14 @@ import PointPaint
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarise a capture (frames, resolution, colour, points, size, problems) or a PLY file.")
+        abstract: "Summarise a capture (frames, resolution, colour, points, size, problems), a PLY file or a store file.")
 
-    @Argument(help: "A capture directory (or its capture.json), or a .ply file.")
+    @Argument(help: "A capture directory (or its capture.json), a .ply file or a .ppstore file.")
     var path: String = defaultCapturePath
 
     func run() throws {
-        if path.lowercased().hasSuffix(".ply") {
-            print(try plyReport(path: path))
+        if let report = try fileReport(path: path) {
+            print(report)
             return
         }
         let summary = CaptureSummary(reader: try CaptureReader(path: path))

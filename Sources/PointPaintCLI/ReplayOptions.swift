@@ -30,9 +30,9 @@ struct ReplayOptions: ParsableArguments {
     }
 
     /// The replay of the capture at `path` these options describe, applying `grade` to every
-    /// sample.
+    /// sample, limited to `shard` of the frames they select (which may hold none).
     /// - Throws: the capture's errors, and a `CommandError` when the options select no frame.
-    func replay(of path: String, grade: ColorCube? = nil) throws -> CaptureReplay {
+    func replay(of path: String, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
         let reader = try CaptureReader(path: path)
         var options = CaptureReplay.Options()
         options.frames = frames?.range
@@ -44,6 +44,8 @@ struct ReplayOptions: ParsableArguments {
         guard !replay.frameIndices.isEmpty else {
             throw CommandError("\(path): --frames: no frames to replay: the capture has \(reader.frameCount)")
         }
-        return replay
+        guard let shard else { return replay }
+        options.shard = shard
+        return CaptureReplay(reader: reader, options: options)
     }
 }

@@ -51,7 +51,7 @@ struct ViewCommand: ParsableCommand {
         case .capture(let path):
             try viewCapture(path, options: viewerOptions(path))
         case .ply(let path):
-            let cloud = try PLYReader.readCloud(path: path)
+            let cloud = try readCloudFile(path)
             let skipped = cloud.positions.count { !$0.isFinite }
             if skipped > 0 {
                 FileHandle.standardError.write(Data("note: \(path): \(skipped) of \(cloud.count) points have a non-finite coordinate and are not drawn\n".utf8))

@@ -19,15 +19,11 @@ struct VoxelizeCommand: ParsableCommand {
     @Argument(help: "The PLY file to voxelise.")
     var input: String
 
-    /// The output PLY.
-    @Option(name: .shortAndLong, help: "Where to write the voxelised PLY.")
-    var output: String
+    /// The output file and its format.
+    @OptionGroup var output: CloudOutputOptions
 
     /// Voxel size and accumulation.
     @OptionGroup var grid: VoxelOptions
-
-    /// Geometry, encoding and float colours.
-    @OptionGroup var format: PLYOutputOptions
 
     /// Reads, voxelises, writes and prints one summary line.
     func run() throws {
@@ -37,12 +33,12 @@ struct VoxelizeCommand: ParsableCommand {
         var store = grid.makeStore()
         let linear = Self.linearColors(ply, cloud)
         store.add(points: cloud.positions, colors: linear)
-        try format.write(store.sortedVoxels(provenance: StoreProvenance(kind: .points, source: input)), to: output)
+        try output.write(store.sortedVoxels(provenance: StoreProvenance(kind: .points, source: input)))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         var line = "voxelize: \(count(cloud.count, "point")) in, \(count(store.count, "voxel")) out"
         if store.rejectedCount > 0 { line += " (\(count(store.rejectedCount, "point")) without a finite cell skipped)" }
-        line += String(format: ", %.3f s → %@", seconds, output)
+        line += String(format: ", %.3f s → %@", seconds, output.output)
         print(line)
     }
 

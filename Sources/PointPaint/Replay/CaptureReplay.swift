@@ -22,6 +22,9 @@ public struct CaptureReplay: Sendable {
         public var grade: ColorCube?
         /// Threads that load and sample frames; defaults to the active processor count.
         public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Only part K of N of the frames selected above: the Kth, (K+N)th, … (nil: all). The
+        /// stores of all N parts merge into exactly the store of the whole replay.
+        public var shard: Shard?
 
         /// Default options: every frame, bilinear, no grade.
         public init() {}
@@ -87,7 +90,9 @@ public struct CaptureReplay: Sendable {
     /// The frame indices this replay visits, in order.
     public var frameIndices: [Int] {
         let range = (options.frames ?? 0 ..< reader.frameCount).clamped(to: 0 ..< reader.frameCount)
-        return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
+        let selected = stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1))
+        guard let shard = options.shard else { return Array(selected) }
+        return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
     }
 
     /// Loads frame `index` and samples the colour of each of its visible feature points.
