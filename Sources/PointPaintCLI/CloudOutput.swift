@@ -6,6 +6,8 @@ import PointPaint
 enum CloudFileKind: String, CaseIterable {
     /// A PLY cloud (points or boxes).
     case ply
+    /// A LAS 1.4 cloud (point format 7).
+    case las
     /// A PointPaint store, exact, to merge later.
     case ppstore
 
@@ -26,7 +28,7 @@ enum CloudFileKind: String, CaseIterable {
 /// kind by extension; the PLY options apply to PLY output. Every file is written from the exact
 /// voxels in Morton order, so the same samples give the same bytes however the work was split.
 struct CloudOutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "File to write: .ply (a cloud) or .ppstore (an exact store, to merge later).")
+    @Option(name: .shortAndLong, help: "File to write: .ply or .las (a cloud), or .ppstore (an exact store, to merge later).")
     var output: String
 
     @OptionGroup(title: "PLY output") var ply: PLYOutputOptions
@@ -61,6 +63,8 @@ struct CloudOutputOptions: ParsableArguments {
             var writer = ply.writer(source: source.info.provenance.source)
             writer.comments = source.info.plyComments
             try writer.write(source, to: output)
+        case .las:
+            try LASWriter(comments: source.info.plyComments).write(source, to: output)
         case .ppstore:
             try StoreFileWriter.write(source, to: output)
         }

@@ -6,6 +6,7 @@ import PointPaint
 func fileReport(path: String) throws -> String? {
     switch (path as NSString).pathExtension.lowercased() {
     case "ply": try plyReport(path: path)
+    case "las": try LASSummary(path: path).description
     case "ppstore": try storeReport(path: path)
     default: nil
     }
@@ -16,6 +17,7 @@ func fileReport(path: String) throws -> String? {
 func readCloudFile(_ path: String) throws -> VoxelCloud {
     switch (path as NSString).pathExtension.lowercased() {
     case "ppstore": try StoreFileReader(path: path).cloud()
+    case "las": try LASReader.readCloud(path: path)
     default: try PLYReader.readCloud(path: path)
     }
 }
