@@ -68,3 +68,35 @@ def test_pdal_reads_the_las_file(replayed):
     pipeline = pdal.Reader.las(filename=str(replayed / "x.las")).pipeline()
     count = pipeline.execute()
     assert count == laspy.read(str(replayed / "x.las")).header.point_count
+
+
+@pytest.mark.parametrize("point_format,eight_bit", [(3, True), (7, False), (2, False)])
+def test_laspy_files_read_by_pointpaint(tmp_path, pointpaint_bin, point_format, eight_bit):
+    """Points laspy writes (formats 2, 3 and 7; 16-bit colours, or 8-bit values in the 16-bit
+    fields as many writers store them), voxelised on their own grid, come back bit for bit."""
+    from voxel_order import morton_order
+
+    rng = np.random.default_rng(point_format)
+    grid = 2.0 ** -10
+    cells = np.unique(rng.integers(-2000, 2000, size=(600, 3)), axis=0)[:400]
+    header = laspy.LasHeader(point_format=point_format, version="1.4" if point_format > 5 else "1.2")
+    header.scales = np.array([grid / 2] * 3)
+    header.offsets = np.zeros(3)
+    las = laspy.LasData(header)
+    las.X, las.Y, las.Z = (2 * cells + 1).T  # the centres, exactly
+    top = 255 if eight_bit else 65535
+    colors = rng.integers(0, top + 1, size=(len(cells), 3))
+    las.red, las.green, las.blue = colors.T.astype(np.uint16)
+    src = tmp_path / "laspy.las"
+    las.write(str(src))
+    info = run(pointpaint_bin, "info", str(src))
+    assert f"point format {point_format}" in info and f"{len(cells)} points" in info
+    out = tmp_path / "back.ply"
+    run(pointpaint_bin, "voxelize", str(src), "-o", str(out), "--voxel-size", repr(grid), "--accumulate", "first",
+        "--float-colors", "always")
+    v = plyfile.PlyData.read(str(out))["vertex"]
+    order = morton_order(cells)
+    centres = ((cells + 0.5) * grid).astype(np.float32)[order]
+    assert np.array_equal(np.stack([v["x"], v["y"], v["z"]], axis=1), centres)
+    exact = np.stack([v["red_f"], v["green_f"], v["blue_f"]], axis=1)
+    assert np.abs(exact - colors[order] / top).max() < 2e-6
