@@ -30,6 +30,9 @@ let package = Package(
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Store", dependencies: benchmarkDependencies, path: "Benchmarks/Store",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
         // executable, because it draws through an OpenGL context on the main thread.
         .executableTarget(

@@ -60,11 +60,9 @@ struct CloudOutputOptions: ParsableArguments {
     func write(_ source: some VoxelChunkSource) throws {
         switch try kind {
         case .ply:
-            var writer = ply.writer(source: source.info.provenance.source)
-            writer.comments = source.info.plyComments
-            try writer.write(source, to: output)
+            try source.writePLY(to: output, writer: ply.writer(source: nil))
         case .las:
-            try LASWriter(comments: source.info.plyComments).write(source, to: output)
+            try source.writeLAS(to: output)
         case .ppstore:
             try StoreFileWriter.write(source, to: output)
         }

@@ -4,8 +4,7 @@ import PointPaint
 func storeReport(path: String) throws -> String {
     let reader = try StoreFileReader(path: path)
     // Read every chunk: checksums, order and counts.
-    try reader.rewind()
-    while try reader.nextChunk() != nil {}
+    try reader.verify()
     let info = reader.info
     let p = info.provenance
     func f(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }

@@ -34,6 +34,11 @@ struct MergeCommand: ParsableCommand {
         let info: StoreInfo
         if try output.kind == .ppstore {
             info = try merge.write(to: output.output, region: region.region)
+        } else if inputs.count == 1, region.region == nil {
+            // One whole store: written straight from the file.
+            let reader = try StoreFileReader(path: inputs[0])
+            try output.write(reader)
+            info = reader.info
         } else {
             // A cloud file's header needs the voxel count: merge into a temporary store beside the
             // output first, then write the cloud from it.

@@ -24,7 +24,7 @@ extension PLYReader {
     /// exactly as `PLYReader.read(path:)` and `PLYFile.cloud(file:)` read it.
     ///
     /// - Complexity: O(file size); memory O(`chunkPoints`) on the streaming path.
-    package static func forEachPointChunk(path: String, chunkPoints: Int = 1 << 20, _ body: (PointChunk) throws -> Void) throws -> Int {
+    package static func forEachPointChunk(path: String, chunkPoints: Int = 1 << 18, _ body: (PointChunk) throws -> Void) throws -> Int {
         precondition(chunkPoints > 0, "chunks of no points")
         if let count = try streamPoints(path: path, chunkPoints: chunkPoints, body) { return count }
         let ply = try read(path: path)

@@ -196,11 +196,11 @@ public final class StoreFileReader: VoxelChunkSource {
         case .mean:
             // One sample adds at most 2³⁰ in magnitude to a sum.
             let limit = UInt64(v.count) << 30
-            if [v.r, v.g, v.b].contains(where: { $0.magnitude > limit }) {
+            if max(v.r.magnitude, v.g.magnitude, v.b.magnitude) > limit {
                 return "a colour sum beyond what \(v.count) samples can reach (at most \(limit) in magnitude)"
             }
         case .latest, .first:
-            if [v.r, v.g, v.b].contains(where: { $0 >> 32 != 0 }) { return "expected 32-bit colour bit patterns, found wider values" }
+            if (v.r | v.g | v.b) >> 32 != 0 { return "expected 32-bit colour bit patterns, found wider values" }
         }
         if let bounds {
             let key = v.key
