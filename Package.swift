@@ -22,17 +22,38 @@ let package = Package(
         .systemLibrary(
             name: "CGLFW", pkgConfig: "glfw3",
             providers: [.apt(["libglfw3-dev", "libgl-dev"]), .brew(["glfw"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CZip", pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
+        // OpenEXR decoding driven from C (its API is built on macros and callbacks), through OpenEXR's
+        // C core library alone (Debian's libopenexr-dev; its pkg-config file would pull in the C++
+        // libraries too).
+        .target(name: "EXRCodec", linkerSettings: [.linkedLibrary("OpenEXRCore")]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // libpng's error handling needs setjmp, which Swift cannot call: a small C codec.
         .target(name: "PNGCodec", dependencies: ["CPNG"]),
-        // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C.
+        // libav's log callback takes a va_list, which Swift cannot format: a small C log sink.
+        .target(name: "CFFmpegSupport", dependencies: ["CFFmpeg"]),
+        // Compiler built-ins Swift cannot spell (a prefetch hint), as inline C; and the temporary
+        // files of atomic writes, which a signal handler must reach (async-signal-safe C).
         .target(name: "CPointPaintSupport"),
 
         // Row kernels for instruction sets beyond the x86-64 baseline (AVX2, AVX-512BW), chosen
         // at run time: per-function target attributes, so no unsafe flags.
         .target(name: "CPointPaintKernels"),
 
-        // Core library: captures, colour, sampling, scene store, PLY, grading. No OpenGL.
-        .target(name: "PointPaint", dependencies: ["PNGCodec", "CPointPaintSupport", "CPointPaintKernels"]),
+        // Core library: captures, colour, image and video decoding, sampling, scene store, PLY, grading. No OpenGL.
+        .target(
+            name: "PointPaint",
+            dependencies: [
+                "PNGCodec", "EXRCodec", "CTurboJPEG", "CZip", "CFFmpeg", "CFFmpegSupport",
+                "CPointPaintSupport", "CPointPaintKernels",
+            ]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(

@@ -27,8 +27,28 @@ let package = Package(
         .executableTarget(
             name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // A plain release executable, timed as a whole process beside `ffmpeg -f null` by
+        // peers/video_decode_bench.sh (both open the file, decode every frame and exit). Outside
+        // Benchmarks/, where the benchmark plugin would take it for one of its own.
+        .executableTarget(
+            name: "VideoDecode", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/VideoDecode"),
+        // Stray Scanner's sequential frame loader, timed the same way by peers/stray_load_bench.sh.
+        .executableTarget(
+            name: "StrayLoad", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/StrayLoad"),
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // LZFSE decoding; its C reference peer is loaded at run time from $LZFSE_REFERENCE_LIB.
+        .executableTarget(
+            name: "Compression", dependencies: benchmarkDependencies, path: "Benchmarks/Compression",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The level-of-detail octree's build and node selection (CPU only, no OpenGL context).
+        .executableTarget(
+            name: "LevelOfDetail",
+            dependencies: benchmarkDependencies + [.product(name: "PointPaintViewer", package: "PointPaint")],
+            path: "Benchmarks/LevelOfDetail",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
             name: "Store", dependencies: benchmarkDependencies, path: "Benchmarks/Store",

@@ -1,12 +1,18 @@
 // The viewer's frame time, beside `peers/cubes.c` (plain C + OpenGL drawing the same scene):
 // `peers/viewer_bench.sh` builds both and runs them in turn under Xvfb.
 //
-//   ViewerBenchmark VOXELS [FRAMES]
+//   ViewerBenchmark VOXELS [FRAMES] [--edl off]
 //
 // Draws a lattice of VOXELS cubes offscreen at 1280×720 through the viewer's own renderer
-// (`OffscreenRenderer`, the shaded strategy, the interactive level of detail) from yaw 30°,
-// pitch 25°, and times FRAMES frames (default 20), each ended by glFinish, after 3 untimed ones.
-// Past the viewer's box budget (250,000) the cloud is drawn as points, as in the window.
+// (`OffscreenRenderer`, the shaded strategy, eye-dome lighting as the viewer has it by default)
+// from yaw 30°, pitch 25°, and times FRAMES frames (default 20), each ended by glFinish, after 3
+// untimed ones; beside the wall clock, the process's CPU time a frame (user + system, llvmpipe's
+// threads included). Past the viewer's box budget (250,000) the cloud is drawn as points, as in the
+// window; past its point budget (2,000,000) through the level-of-detail octree: the still frames
+// (`.full`, the whole budget, as a window draws once the camera stops and as a screenshot) and
+// the moving frames (`.interactive`, a quarter of it, as a window draws while the camera moves)
+// are timed separately, and so is the octree's build (inside the renderer's creation) and the
+// first frame (which uploads the nodes it draws).
 import Foundation
 import PointPaint
 import PointPaintViewer
@@ -29,32 +35,62 @@ func lattice(count: Int) -> VoxelCloud {
     return VoxelCloud(voxelSize: 0.8 * step, positions: positions, colors: colors)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+func milliseconds(since start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+
+/// CPU time of the whole process so far (user + system, every llvmpipe thread), in milliseconds:
+/// on a shared machine it moves far less than the wall clock when other work takes turns.
+func processCPUMilliseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+var options = ViewerOptions()
+if let at = arguments.firstIndex(of: "--edl"), arguments.index(after: at) < arguments.endIndex {
+    options.eyeDomeLighting = arguments[arguments.index(after: at)] != "off"
+    arguments.removeSubrange(at ... arguments.index(after: at))
+}
 guard let voxels = arguments.first.flatMap({ Int($0) }), voxels >= 1,
       let frames = arguments.dropFirst().first.map({ Int($0) }) ?? 20, frames >= 1
 else {
-    FileHandle.standardError.write(Data("usage: ViewerBenchmark VOXELS [FRAMES]   (both at least 1; needs a display: xvfb-run)\n".utf8))
+    FileHandle.standardError.write(Data("usage: ViewerBenchmark VOXELS [FRAMES] [--edl off]   (both at least 1; needs a display: xvfb-run)\n".utf8))
     exit(2)
 }
 
-var options = ViewerOptions()
 options.yaw = 30
 options.pitch = 25
 do {
-    let renderer = try OffscreenRenderer(cloud: lattice(count: voxels), options: options)
+    let cloud = lattice(count: voxels)
+    var start = DispatchTime.now().uptimeNanoseconds
+    let renderer = try OffscreenRenderer(cloud: cloud, options: options)
     defer { renderer.close() }
-    for _ in 0 ..< 3 { try renderer.render(levelOfDetail: true) }
-    var times: [Double] = []
-    var geometry = StrategyGeometry.boxes
-    for _ in 0 ..< frames {
-        let start = DispatchTime.now().uptimeNanoseconds
-        geometry = try renderer.render(levelOfDetail: true)
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    let setup = milliseconds(since: start)
+    start = DispatchTime.now().uptimeNanoseconds
+    var statistics = try renderer.render(detail: .full)
+    let first = milliseconds(since: start)
+    let details: [FrameDetail] = statistics.levelOfDetail ? [.interactive, .full] : [.full]
+    var lines: [String] = []
+    for detail in details {
+        for _ in 0 ..< 3 { try renderer.render(detail: detail) }
+        var times: [Double] = []
+        let cpuStart = processCPUMilliseconds()
+        for _ in 0 ..< frames {
+            start = DispatchTime.now().uptimeNanoseconds
+            statistics = try renderer.render(detail: detail)
+            times.append(milliseconds(since: start))
+        }
+        let mean = times.reduce(0, +) / Double(times.count)
+        let cpu = (processCPUMilliseconds() - cpuStart) / Double(times.count)
+        let kind = !statistics.levelOfDetail ? "" : detail == .full ? " still" : " moving"
+        let drawn = statistics.levelOfDetail ? ", \(statistics.voxelsDrawn) drawn in \(statistics.nodesDrawn) nodes" : ""
+        let edl = statistics.eyeDomeLighting ? " + EDL" : ""
+        lines.append("ViewerBenchmark: \(voxels) voxels as \(statistics.geometry.rawValue)\(edl)\(kind) at \(options.width)x\(options.height): "
+                     + String(format: "%.1f ms/frame (fastest %.1f; CPU %.1f ms/frame)", mean, times.min() ?? 0, cpu)
+                     + " over \(times.count) frames\(drawn) (\(renderer.rendererName))")
     }
-    let mean = times.reduce(0, +) / Double(times.count)
-    print("ViewerBenchmark: \(voxels) voxels as \(geometry.rawValue) at \(options.width)x\(options.height): "
-          + String(format: "%.1f ms/frame (fastest %.1f)", mean, times.min() ?? 0)
-          + " over \(times.count) frames (\(renderer.rendererName))")
+    lines.append("ViewerBenchmark: \(voxels) voxels: " + String(format: "%.0f ms to open and build the octree, first frame %.0f ms (uploads included)", setup, first))
+    lines.forEach { print($0) }
 } catch {
     FileHandle.standardError.write(Data("ViewerBenchmark: \(error)\n".utf8))
     exit(1)

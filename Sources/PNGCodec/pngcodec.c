@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/// The most that deflate can expand: 258 bytes from two bits of a dynamic Huffman code, so at
+/// most 1032 bytes of image data from a byte of the file.
+enum { DEFLATE_MAX_RATIO = 1032 };
 
 typedef struct {
     char *err;
@@ -102,6 +107,12 @@ static int ppng_decode(FILE *fp, uint64_t maxPixels, int wantPixels, ppng_info *
     // Headers that claim absurd sizes are refused by libpng itself before any allocation.
     png_set_user_limits(png, 1u << 20, 1u << 20);
     png_set_chunk_malloc_max(png, 64u << 20);
+    // Ancillary chunks that decoding does not use (no gamma or colour management is applied)
+    // are skipped unread, as unknown chunks are: libpng would otherwise allocate a text or
+    // profile chunk's whole declared length before reading it.
+    static const png_byte unused[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0"
+                                     "sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused, (int)(sizeof unused / 5));
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);
@@ -115,6 +126,23 @@ static int ppng_decode(FILE *fp, uint64_t maxPixels, int wantPixels, ppng_info *
     if (colorType == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (hasTransparency) png_set_tRNS_to_alpha(png);
     if (depth == 16 && is_little_endian()) png_set_swap(png);
+    // The header's size against the bytes left: deflate cannot expand them past
+    // DEFLATE_MAX_RATIO, so a header that claims more lies, and nothing is allocated for it.
+    // (Measured in the file's own bits a pixel, before palettes and sub-byte depths expand.)
+    uint64_t pixelBytes = (uint64_t)width * height * png_get_channels(png, info) * (uint64_t)depth / 8;
+    long position = ftell(fp);
+    struct stat st;
+    if (wantPixels && position >= 0 && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+        uint64_t left = (uint64_t)st.st_size > (uint64_t)position ? (uint64_t)st.st_size - (uint64_t)position : 0;
+        if (pixelBytes > (left + 64) * DEFLATE_MAX_RATIO) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "the header's %ux%u pixels need %llu bytes of image data, more than the %llu bytes after it could hold compressed",
+                     (unsigned)width, (unsigned)height, (unsigned long long)pixelBytes, (unsigned long long)left);
+            set_err(err, errlen, msg);
+            png_destroy_read_struct(&png, &info, NULL);
+            return PPNG_TOO_LARGE;
+        }
+    }
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
 
@@ -132,8 +160,9 @@ static int ppng_decode(FILE *fp, uint64_t maxPixels, int wantPixels, ppng_info *
     }
     if ((uint64_t)width * (uint64_t)height > maxPixels) {
         char msg[160];
-        snprintf(msg, sizeof msg, "image of %ux%u pixels is larger than the %llu allowed",
-                 (unsigned)width, (unsigned)height, (unsigned long long)maxPixels);
+        snprintf(msg, sizeof msg, "expected an image of at most %llu pixels, found %ux%u = %llu",
+                 (unsigned long long)maxPixels, (unsigned)width, (unsigned)height,
+                 (unsigned long long)width * (unsigned long long)height);
         set_err(err, errlen, msg);
         png_destroy_read_struct(&png, &info, NULL);
         return PPNG_TOO_LARGE;

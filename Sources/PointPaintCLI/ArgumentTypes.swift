@@ -5,7 +5,9 @@ import PointPaintViewer
 // The library's enums as option values: `--name VALUE` takes a raw value, and `--help` lists them.
 extension AccumulationPolicy: ExpressibleByArgument {}
 extension Background: ExpressibleByArgument {}
+extension CaptureFormat: ExpressibleByArgument {}
 extension CaptureImageEncoding: ExpressibleByArgument {}
+extension CaptureReplay.PointSource: ExpressibleByArgument {}
 extension ChromaSiting: ExpressibleByArgument {}
 extension ColorCube.Interpolation: ExpressibleByArgument {}
 extension ColorPrimaries: ExpressibleByArgument {}
@@ -17,6 +19,22 @@ extension SampleSpace: ExpressibleByArgument {}
 extension StrategyKind: ExpressibleByArgument {}
 extension YCbCrMatrix: ExpressibleByArgument {}
 extension YCbCrRange: ExpressibleByArgument {}
+
+/// A confidence level by its name: `low`, `medium` or `high`.
+extension DepthConfidence: ExpressibleByArgument {
+    /// The level named `argument`.
+    public init?(argument: String) {
+        guard let level = Self.allCases.first(where: { $0.name == argument }) else { return nil }
+        self = level
+    }
+
+    /// The names `--help` lists.
+    public static var allValueStrings: [String] { allCases.map(\.name) }
+    /// None: `--help` lists the names on one line (its default would pair the raw numbers with them).
+    public static var allValueDescriptions: [String: String] { [:] }
+    /// The name, for the default in `--help`.
+    public var defaultValueDescription: String { name }
+}
 
 /// A size written `WIDTHxHEIGHT`, such as `640x480`.
 struct PixelSize: ExpressibleByArgument, Sendable, Equatable, CustomStringConvertible {

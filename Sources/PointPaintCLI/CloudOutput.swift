@@ -11,11 +11,17 @@ enum CloudFileKind: String, CaseIterable {
     /// A PointPaint store, exact, to merge later.
     case ppstore
 
-    /// The kind `path`'s extension names (any case).
+    /// The kind `path`'s extension names (any case); PLY for a device or FIFO of no known
+    /// extension (`-o /dev/null`, `-o /dev/stdout`), which is written in place, not replaced.
     /// - Throws: `.unsupported` at part `-o` for an extension no writer knows.
     init(path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         guard let kind = CloudFileKind(rawValue: ext) else {
+            var st = stat()
+            if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR || (st.st_mode & S_IFMT) == S_IFIFO {
+                self = .ply
+                return
+            }
             let known = CloudFileKind.allCases.map { ".\($0.rawValue)" }.joined(separator: ", ")
             throw PointPaintError(.unsupported, file: path, place: .part("-o"),
                                   "expected an output file ending in \(known), found \(ext.isEmpty ? "no extension" : PointPaintError.quote("." + ext))")

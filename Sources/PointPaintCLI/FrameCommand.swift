@@ -15,10 +15,10 @@ struct FrameCommand: ParsableCommand {
     var interpolation: Interpolation = .bilinear
 
     func run() throws {
-        let (reader, encoding) = try frame.open()
+        let (source, encoding) = try frame.open()
         let index = frame.index
-        let info = reader.imageInfo
-        let image = try reader.image(at: index)
+        let info = source.imageInfo
+        let image = try source.frame(at: index).image
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let png: PNGImage
         if info.primaries == .srgb {
@@ -27,7 +27,7 @@ struct FrameCommand: ParsableCommand {
         } else {
             // Wide-colour frames: decode each pixel to float, convert to sRGB, clip what sRGB
             // cannot show, and round once. Nearest uses centre siting so that, as in
-            // FrameConverter, each 2×2 block shares its chroma sample.
+            // FrameConverter, each block of pixels (2×2 in 4:2:0) shares its chroma sample.
             let sampler = CapturedImageSampler(image: image, encoding: encoding,
                                                siting: interpolation == .nearest ? .center : info.chromaSiting,
                                                primaries: info.primaries, interpolation: interpolation)

@@ -2,22 +2,29 @@ import ArgumentParser
 import Foundation
 import PointPaint
 
-/// `pointpaint info`: summarises a capture directory or a PLY file.
+/// `pointpaint info`: summarises a capture (PointPaint's own or an app's recording) or a PLY file.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarise a capture (frames, resolution, colour, points, size, problems), a PLY file or a store file.")
+        abstract: "Summarise a capture (format, frames, resolution, colour, points or depth, problems, how it was read), a PLY or LAS file, or a store file.")
 
-    @Argument(help: "A capture directory (or its capture.json), a .ply file or a .ppstore file.")
+    @Argument(help: "A capture: a PointPaint capture directory (or its capture.json), a recording of Stray Scanner, Record3D (.r3d or its export), Polycam, 3D Scanner App or nerfstudio; or a .ply, .las or .ppstore file.")
     var path: String = defaultCapturePath
+    @Option(help: "Read the capture as this format instead of the one its files show.")
+    var sourceFormat: CaptureFormat?
 
     func run() throws {
-        if let report = try fileReport(path: path) {
+        if sourceFormat == nil, let report = try fileReport(path: path) {
             print(report)
             return
         }
-        let summary = CaptureSummary(reader: try CaptureReader(path: path))
-        print(summary.report)
-        if !summary.problems.isEmpty { throw ExitCode(1) }
+        let source = try CaptureFormat.open(path, format: sourceFormat)
+        if let reader = source as? CaptureReader {
+            let summary = CaptureSummary(reader: reader)
+            print(summary.report)
+            if !summary.problems.isEmpty { throw ExitCode(1) }
+        } else {
+            print(try CaptureSourceSummary(source: source).report)
+        }
     }
 }

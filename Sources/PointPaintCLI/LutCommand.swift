@@ -94,7 +94,7 @@ extension LutCommand {
 
         @Argument(help: "The cube, .png or .cube.")
         var cube: String
-        @Option(help: "The image to grade (PNG, 8 or 16 bit).")
+        @Option(help: "The image to grade (PNG, 8 or 16 bit, at most 64 M pixels).")
         var to: String
         @Option(name: .shortAndLong, help: "The graded PNG.")
         var output: String
@@ -103,7 +103,7 @@ extension LutCommand {
 
         func run() throws {
             let lut = try ColorCube(contentsOf: cube)
-            let image = try PNGImage(contentsOf: to)
+            let image = try PNGImage(contentsOf: to, maximumPixels: ColorCube.maximumImagePixels)
             try lut.applied(to: image, interpolation: interpolation).write(to: output)
             print("wrote \(output): \(image.width)×\(image.height) graded with \(cube) (\(lut.size)³, \(interpolation.rawValue))")
         }

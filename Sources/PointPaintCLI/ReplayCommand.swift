@@ -6,7 +6,7 @@ import PointPaint
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a capture: colour its feature points from the camera frames and write the voxels as PLY or a store.")
+        abstract: "Replay a capture: colour its feature points (or the points of its depth maps) from the camera frames and write the voxels as PLY, LAS or a store.")
 
     @OptionGroup var capture: CaptureArgument
     @OptionGroup var output: CloudOutputOptions
@@ -18,7 +18,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let grade = grading.foldedCube()
-        let capture = try replay.replay(of: capture.path, grade: grade, shard: shard.shard)
+        let capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade, shard: shard.shard)
         var store = replay.grid.makeStore()
         var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
         let start = Date()
@@ -36,6 +36,11 @@ struct ReplayCommand: ParsableCommand {
     static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {
         var text = String(format: "replayed %d frames in %.2f s (%.0f frames/s): %d points seen, %d painted, %d skipped (%d behind the camera, %d outside the image)",
                           s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.pointsSeen, s.painted, s.behind + s.outside, s.behind, s.outside)
+        if s.depthFrames > 0 {
+            let d = s.depth
+            text += String(format: "; points from depth in %d frame%@: %d of %d depth pixels (%d without depth, %d below the confidence, %d too far)",
+                           s.depthFrames, s.depthFrames == 1 ? "" : "s", d.points, d.considered, d.noDepth, d.lowConfidence, d.tooFar)
+        }
         if s.rejected > 0 { text += String(format: ", %d refused by the store", s.rejected) }
         if s.outOfSRGB > 0 { text += String(format: ", %d (%.1f%%) outside sRGB", s.outOfSRGB, 100 * Double(s.outOfSRGB) / Double(max(s.painted, 1))) }
         text += "\nwrote \(voxels) voxels to \(output)"

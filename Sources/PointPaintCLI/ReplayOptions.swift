@@ -13,39 +13,55 @@ struct ReplayOptions: ParsableArguments {
     var interpolation: Interpolation?
     @Option(help: "Threads that load and sample frames (default: all cores).")
     var threads: Int?
+    @Option(help: "Where a frame's points come from: its feature points, its depth map, or the recording's own point cloud (default: auto, feature points where a frame has them, else depth).")
+    var points: CaptureReplay.PointSource?
+    @Option(help: "Depth pixels below this confidence make no points (default: high).")
+    var minConfidence: DepthConfidence?
+    @Option(help: "Depth pixels farther than this many metres make no points (default: 5).")
+    var maxDepth: Double?
+    @Option(help: "Use every Nth depth pixel across and down (default: 1, all).")
+    var depthStride: Int?
     @OptionGroup var grid: VoxelOptions
 
     func validate() throws {
         if let every, every < 1 { throw ValidationError("--every must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let maxDepth, !(maxDepth > 0 && maxDepth.isFinite) { throw ValidationError("--max-depth must be a positive number of metres, found \(maxDepth)") }
+        if let depthStride, depthStride < 1 { throw ValidationError("--depth-stride must be at least 1") }
     }
 
     /// The first of these options given on the command line, as it is spelled there.
     var firstGiven: String? {
         let given: [(String, Bool)] = [
             ("--frames", frames != nil), ("--every", every != nil), ("--interpolation", interpolation != nil),
-            ("--threads", threads != nil), ("--voxel-size", grid.voxelSize != nil), ("--accumulate", grid.accumulate != nil),
+            ("--threads", threads != nil), ("--points", points != nil), ("--min-confidence", minConfidence != nil),
+            ("--max-depth", maxDepth != nil), ("--depth-stride", depthStride != nil),
+            ("--voxel-size", grid.voxelSize != nil), ("--accumulate", grid.accumulate != nil),
         ]
         return given.first { $0.1 }?.0
     }
 
-    /// The replay of the capture at `path` these options describe, applying `grade` to every
-    /// sample, limited to `shard` of the frames they select (which may hold none).
+    /// The replay of the capture at `path` (read as `format`, or as the format its files show)
+    /// these options describe, applying `grade` to every sample, limited to `shard` of the frames
+    /// they select (which may hold none).
     /// - Throws: the capture's errors, and a `CommandError` when the options select no frame.
-    func replay(of path: String, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
-        let reader = try CaptureReader(path: path)
+    func replay(of path: String, format: CaptureFormat? = nil, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
+        let source = try CaptureFormat.open(path, format: format)
         var options = CaptureReplay.Options()
         options.frames = frames?.range
         options.every = every ?? 1
         options.interpolation = interpolation ?? .bilinear
         if let threads { options.threads = threads }
         options.grade = grade
-        let replay = CaptureReplay(reader: reader, options: options)
-        guard !replay.frameIndices.isEmpty else {
-            throw CommandError("\(path): --frames: no frames to replay: the capture has \(reader.frameCount)")
-        }
-        guard let shard else { return replay }
+        options.points = points ?? .auto
+        if let minConfidence { options.depth.minimumConfidence = minConfidence }
+        if let maxDepth { options.depth.maximumDepth = Float(maxDepth) }
+        if let depthStride { options.depth.stride = depthStride }
         options.shard = shard
-        return CaptureReplay(reader: reader, options: options)
+        let replay = try CaptureReplay(source: source, options: options)
+        guard !replay.selectedFrames.isEmpty else {
+            throw CommandError("\(path): --frames: no frames to replay: the capture has \(source.frameCount)")
+        }
+        return replay
     }
 }

@@ -46,10 +46,10 @@ struct SampleCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, encoding) = try frame.open()
+        let (source, encoding) = try frame.open()
         let index = frame.index
-        let info = reader.imageInfo
-        var sampler = CapturedImageSampler(image: try reader.image(at: index), encoding: encoding, siting: info.chromaSiting,
+        let info = source.imageInfo
+        var sampler = CapturedImageSampler(image: try source.frame(at: index).image, encoding: encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: interpolation)
         sampler.edgePolicy = clamp ? .clamp : .reject
         let mapping = DisplayMapping(orientation: orientation, imageWidth: info.width, imageHeight: info.height,

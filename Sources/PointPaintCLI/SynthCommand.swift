@@ -6,10 +6,20 @@ import PointPaint
 struct SynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth",
-        abstract: "Synthesize a capture of a textured 3D scene, with its ground truth in truth.ply.")
+        abstract: "Synthesize a capture of a textured 3D scene, with its ground truth in truth.ply.",
+        discussion: """
+            --layout writes the scene as PointPaint's own format (v1: NV12 or PNG planes and \
+            feature points) or as an iPhone scanning app records it, with LiDAR-like depth and \
+            confidence maps: stray (Stray Scanner, JPEG frames in rgb/), record3d (a .r3d file when \
+            -o ends in .r3d, else the EXR + JPG export folder), polycam (raw data), scanner-app (3D \
+            Scanner App "All Data") or nerfstudio (transforms.json). Poses follow an arc, so a \
+            reader that gets an axis or a quaternion order wrong misplaces every point.
+            """)
 
-    @Option(name: .shortAndLong, help: "Capture directory to write.")
+    @Option(name: .shortAndLong, help: "Capture directory to write (a .r3d file for --layout record3d).")
     var output: String
+    @Option(help: "Layout to write.")
+    var layout: SynthLayout = .v1
     @Option(help: "Frames to render.")
     var frames = 40
     @Option(help: "Image size, WIDTHxHEIGHT (both even).")
@@ -24,13 +34,12 @@ struct SynthCommand: ParsableCommand {
     var matrix: YCbCrMatrix = .bt601
     @Option(help: "Chroma siting.")
     var siting: ChromaSiting = .center
-    @Option(help: "Frame image encoding (nv12: raw planes; png: three plane PNGs).")
-    var encoding: CaptureImageEncoding = .nv12
+    @Option(help: "Frame image encoding of the v1 layout (nv12: raw planes; png: three plane PNGs). Default: nv12.")
+    var encoding: CaptureImageEncoding?
     @Option(help: "Standard deviation of feature-point position noise, metres.")
     var noise = 0.002
     @Option(help: "Random seed.")
     var seed: UInt64 = 1
-
 
     func validate() throws {
         typealias Limits = CaptureSynthesizer.Options
@@ -49,6 +58,9 @@ struct SynthCommand: ParsableCommand {
             throw ValidationError("--frames × --points must be at most \(Limits.maximumTotalPoints) feature points in all; found \(frames) × \(points)")
         }
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number") }
+        guard encoding == nil || layout == .v1 else {
+            throw ValidationError("--encoding applies to the v1 layout only; --layout \(layout.rawValue) stores frames as the app does")
+        }
     }
 
     func run() throws {
@@ -63,9 +75,44 @@ struct SynthCommand: ParsableCommand {
         options.chromaSiting = siting
         options.positionNoise = noise
         options.seed = seed
+        let synthesizer = CaptureSynthesizer(options: options)
         let start = Date()
-        let truth = try CaptureSynthesizer(options: options).write(to: output, encoding: encoding)
+        let truth: [CaptureSynthesizer.TruthPoint]
+        let what: String
+        switch layout {
+        case .v1:
+            let encoding = encoding ?? .nv12
+            truth = try synthesizer.write(to: output, encoding: encoding)
+            what = "\(truth.count) feature points, \(encoding.rawValue) planes"
+        case .stray:
+            truth = try synthesizer.writeStray(to: output)
+            what = "Stray Scanner layout (JPEG frames, depth and confidence maps)"
+        case .record3d:
+            if output.lowercased().hasSuffix(".r3d") {
+                truth = try synthesizer.writeRecord3D(to: output)
+                what = "Record3D .r3d (portrait JPEG frames, LZFSE depth and confidence)"
+            } else {
+                truth = try synthesizer.writeRecord3DExport(to: output)
+                what = "Record3D EXR + JPG export (portrait frames)"
+            }
+        case .polycam:
+            truth = try synthesizer.writePolycam(to: output)
+            what = "Polycam raw data (corrected and raw sets, depth and confidence maps)"
+        case .scannerApp:
+            truth = try synthesizer.writeScannerApp(to: output)
+            what = "3D Scanner App export (frame JSON, JPEG, depth and confidence maps)"
+        case .nerfstudio:
+            truth = try synthesizer.writeNerfstudio(to: output)
+            what = "nerfstudio transforms.json (JPEG frames, depth maps)"
+        }
         let seconds = Date().timeIntervalSince(start)
-        print("wrote \(output): \(frames) frames of \(size), \(truth.count) feature points, \(encoding.rawValue) planes, \(range.rawValue)-range \(matrix.rawValue), \(primaries.rawValue), in \(String(format: "%.2f", seconds)) s")
+        print("wrote \(output): \(frames) frames of \(size), \(what), \(range.rawValue)-range \(matrix.rawValue), \(primaries.rawValue), in \(String(format: "%.2f", seconds)) s")
     }
+}
+
+/// The layouts `synth --layout` writes: PointPaint's own, or an app's.
+enum SynthLayout: String, CaseIterable, ExpressibleByArgument {
+    case v1, stray, record3d, polycam
+    case scannerApp = "scanner-app"
+    case nerfstudio
 }

@@ -11,8 +11,10 @@ struct ViewCommand: ParsableCommand {
         abstract: "Watch a capture being painted (live replay) or orbit a PLY cloud in an OpenGL window; --screenshot renders a PNG instead.",
         discussion: Viewer.keyHelp)
 
-    @Argument(help: "A capture directory to replay live (default: \(defaultCapturePath)), or a PLY file to show (x, y, z and optional colour; a 'comment voxel_size S' sets the box size).")
+    @Argument(help: "A capture to replay live (default: \(defaultCapturePath)): a PointPaint capture directory or an app's recording (Stray Scanner, Record3D, Polycam, 3D Scanner App, nerfstudio); or a PLY file to show (x, y, z and optional colour; a 'comment voxel_size S' sets the box size).")
     var source: String?
+    @Option(help: "Read the capture as this format instead of the one its files show.")
+    var sourceFormat: CaptureFormat?
     @Option(help: "Render offscreen to this PNG instead of opening a window (needs a display or Xvfb); a capture is replayed in full first.")
     var screenshot: String?
     @OptionGroup var display: ViewerDisplayOptions
@@ -23,26 +25,27 @@ struct ViewCommand: ParsableCommand {
 
     /// Where the picture comes from.
     enum Source: Equatable {
-        /// A capture directory, replayed live.
+        /// A capture (a directory, a `.r3d` file, a `capture.json` or `transforms.json`), replayed live.
         case capture(String)
-        /// A PLY file.
+        /// A cloud file: PLY, LAS or a `.ppstore` store.
         case ply(String)
     }
 
-    /// The argument read as a capture (a directory, or none: the default capture) or a PLY file.
+    /// The argument read as a capture (none: the default capture; a directory; any file but a
+    /// `.ply`, `.las` or `.ppstore`, or any path at all with `--source-format`) or a cloud file.
     var resolvedSource: Source {
         guard let source else { return .capture(defaultCapturePath) }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue {
+        if sourceFormat != nil || (FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && isDirectory.boolValue) {
             return .capture(source)
         }
-        return .ply(source)
+        return ["ply", "las", "ppstore"].contains((source as NSString).pathExtension.lowercased()) ? .ply(source) : .capture(source)
     }
 
-    /// Refuses the live-replay options for a PLY file: they shape a replay, and there is none.
+    /// Refuses the live-replay options for a cloud file: they shape a replay, and there is none.
     func validate() throws {
         if case .ply(let path) = resolvedSource, let option = live.firstGiven {
-            throw ValidationError("\(option) applies to a capture (a directory), not to the PLY file \(path)")
+            throw ValidationError("\(option) applies to a capture, not to the PLY file \(path)")
         }
     }
 
@@ -73,7 +76,7 @@ struct ViewCommand: ParsableCommand {
     /// the store after each frame), or in full and then into the `--screenshot` PNG. The replay
     /// is not graded: the viewer grades in its shader.
     func viewCapture(_ path: String, options: ViewerOptions) throws {
-        let capture = try live.replay.replay(of: path)
+        let capture = try live.replay.replay(of: path, format: sourceFormat)
         let voxelSize = live.replay.grid.size, policy = live.replay.grid.policy
         if let screenshot {
             var store = SceneStore(voxelSize: voxelSize, policy: policy)
@@ -107,11 +110,13 @@ struct ViewCommand: ParsableCommand {
     }
 
     /// Renders `cloud` offscreen into the PNG at `path`, then prints `line` if given and what was
-    /// written (`voxels`: how many are drawn).
+    /// written (`voxels`: how many there are to draw; a cloud past the point budget says how many
+    /// were drawn).
     func write(_ cloud: VoxelCloud, voxels: Int, to path: String, options: ViewerOptions, after line: String? = nil) throws {
-        try MainActor.assumeIsolated { try Viewer.screenshot(cloud: cloud, options: options, to: path) }
+        let drawn = try MainActor.assumeIsolated { try Viewer.screenshot(cloud: cloud, options: options, to: path) }
         if let line { print(line) }
-        print("wrote \(path) (\(options.width)x\(options.height), \(voxels) voxels, \(options.strategy.rawValue))")
+        let budget = drawn.levelOfDetail ? ", \(drawn.voxelsDrawn) drawn by level of detail within the \(options.pointBudget)-point budget" : ""
+        print("wrote \(path) (\(options.width)x\(options.height), \(voxels) voxels, \(options.strategy.rawValue)\(budget))")
     }
 }
 

@@ -22,6 +22,12 @@ struct ViewerDisplayOptions: ParsableArguments {
     var boxSize: Float?
     @Option(help: "Boxes drawn at most before falling back to points.")
     var boxBudget = 250_000
+    @Option(help: ArgumentHelp(
+        "Points drawn at most (keys , and . halve and double it; a quarter while the camera moves).",
+        discussion: "A cloud with more points is drawn through a level-of-detail octree built when it loads (about 0.1 s per million points on one core of the reference machine: Benchmarks/README.md), nearest and largest-on-screen nodes first."))
+    var budget = 2_000_000
+    @Option(help: "Eye-dome lighting of points: dark outlines where depth steps, as Potree and CloudCompare shade unlit clouds (key E).")
+    var edl: Switch = .on
     @Option(help: "Background colour.")
     var background: Background = .dark
     @Flag(help: "Draw the axes.")
@@ -33,8 +39,16 @@ struct ViewerDisplayOptions: ParsableArguments {
     @Flag(help: "Rotate as a trackball instead of a turntable.")
     var trackball = false
 
+    /// The largest window or screenshot side, in pixels: an 8K screenshot fits, and the
+    /// framebuffers, the read-back and the PNG rows stay near 1 GiB at 8192 × 8192.
+    static let largestSide = 8192
+
     func validate() throws {
+        guard size.width <= Self.largestSide, size.height <= Self.largestSide else {
+            throw ValidationError("--size must be at most \(Self.largestSide)x\(Self.largestSide), found \(size)")
+        }
         guard pointSize > 0, boxScale > 0, boxBudget >= 0 else { throw ValidationError("sizes must be positive") }
+        guard budget >= 1 else { throw ValidationError("--budget must be at least 1, found \(budget)") }
         if let boxSize, !(boxSize > 0 && boxSize.isFinite) { throw ValidationError("--box-size must be a positive number, found \(boxSize)") }
     }
 
@@ -51,6 +65,8 @@ struct ViewerDisplayOptions: ParsableArguments {
         options.boxScale = boxScale
         options.boxSize = boxSize
         options.boxBudget = boxBudget
+        options.pointBudget = budget
+        options.eyeDomeLighting = edl == .on
         options.background = background
         options.showAxes = axes
         options.showGrid = grid
@@ -60,4 +76,9 @@ struct ViewerDisplayOptions: ParsableArguments {
         options.title = title
         return options
     }
+}
+
+/// An option that is on or off.
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
 }

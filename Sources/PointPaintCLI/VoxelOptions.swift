@@ -7,21 +7,24 @@ struct VoxelOptions: ParsableArguments {
     /// The voxel size when `--voxel-size` is not given.
     static let defaultVoxelSize: Float = 0.01
 
+    /// Read as a `Double` so a value too small or too large for the store's `Float` is reported
+    /// as given (`1e-300`), not as what it rounds to (`0.0`).
     @Option(help: "Voxel edge length in world units (metres; default \(defaultVoxelSize)).")
-    var voxelSize: Float?
+    var voxelSize: Double?
 
     @Option(help: "How samples in one voxel combine (default: mean, in linear light).")
     var accumulate: AccumulationPolicy?
 
     /// The voxel edge length, given or default.
-    var size: Float { voxelSize ?? Self.defaultVoxelSize }
+    var size: Float { voxelSize.map { Float($0) } ?? Self.defaultVoxelSize }
     /// The accumulation policy, given or default.
     var policy: AccumulationPolicy { accumulate ?? .mean }
 
-    /// Rejects a voxel size that is not a positive finite number.
+    /// Rejects a voxel size that is not a positive number a `Float` holds as a normal number.
     func validate() throws {
-        guard size > 0, size.isFinite else {
-            throw ValidationError("--voxel-size must be a positive number, found \(size)")
+        guard let voxelSize else { return }
+        guard voxelSize > 0, size >= .leastNormalMagnitude, size.isFinite else {
+            throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
         }
     }
 

@@ -68,10 +68,16 @@ func temporaryDirectory() -> String {
 
     @Test(arguments: [
         (["info", "/nonexistent/capture"], "/nonexistent/capture"),
-        (["replay", "/nonexistent/capture", "-o", "/tmp/x.ply"], "no such directory"),
+        (["replay", "/nonexistent/capture", "-o", "/tmp/x.ply"], "found nothing at this path"),
         (["synth", "-o", "/tmp/x", "--size", "63x48"], "--size"),
         (["sample", "Captures/sample"], "--at"),
         (["info", "/nonexistent.ply"], "/nonexistent.ply"),
+        // Was "found 0.0": the value as given, not what a Float rounds it to.
+        (["replay", "Captures/sample", "-o", "/tmp/x.ply", "--voxel-size", "1e-300"], "--voxel-size must be a positive number from 1.1754944e-38 to 3.4028235e+38, found 1e-300"),
+        (["voxelize", "Captures/sample/truth.ply", "-o", "/tmp/x.ply", "--voxel-size", "1e39"], "found 1e+39"),
+        // Took 5.9 GB, and at 100000x100000 printed a raw multi-line X11 error.
+        (["view", "Captures/sample", "--size", "16384x16384", "--screenshot", "/tmp/x.png"], "--size must be at most 8192x8192, found 16384x16384"),
+        (["view", "Captures/sample", "--size", "100000x100000", "--screenshot", "/tmp/x.png"], "--size must be at most 8192x8192"),
     ])
     func badInputGivesOneClearLine(arguments: [String], expected: String) throws {
         let result = try Tool.run(arguments)
@@ -128,5 +134,38 @@ func temporaryDirectory() -> String {
         #expect(ply.stdout.contains("red_f green_f blue_f"))
         #expect(ply.stdout.contains("colours outside sRGB:"))
         #expect(!ply.stdout.contains("colours outside sRGB: 0 of"))
+    }
+
+    /// A 764 KB PNG that decoded to 16384² pixels took 19 s and 1.6 GB in `lut apply --to`: the
+    /// image is refused past 64 M pixels, from its header, before anything is decoded.
+    @Test func lutApplyRefusesAnImagePastItsPixelLimit() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let side = 8200
+        try PNGImage(width: side, height: side, channels: 1, samples: [UInt8](repeating: 0, count: side * side))
+            .write(to: dir + "/big.png", compressionLevel: 9)
+        #expect(try Tool.run(["lut", "identity", "--size", "2", "-o", dir + "/id.cube"]).status == 0)
+        let result = try Tool.run(["lut", "apply", dir + "/id.cube", "--to", dir + "/big.png", "-o", dir + "/out.png"])
+        #expect(result.status != 0)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("expected an image of at most 67108864 pixels, found 8200x8200"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
+    }
+
+    /// `voxelize --accumulate first` wrote NaN and infinite float colours where `mean` cleaned
+    /// them; every policy now writes finite colours.
+    @Test(arguments: ["mean", "first", "latest"])
+    func voxelizeWritesFiniteColoursWhateverItReads(policy: String) throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+            + "property float red\nproperty float green\nproperty float blue\nend_header\n"
+        try (header + "0 0 0 nan inf -inf\n1 0 0 1e30 -1e30 0.5\n2 0 0 0.25 0.5 0.75\n").write(toFile: dir + "/in.ply", atomically: false, encoding: .utf8)
+        let result = try Tool.run(["voxelize", dir + "/in.ply", "-o", dir + "/out.ply", "--voxel-size", "1",
+                                   "--accumulate", policy, "--ply", "ascii", "--float-colors", "always"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let cloud = try PLYReader.readCloud(path: dir + "/out.ply")
+        #expect(cloud.count == 3)
+        #expect(cloud.colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }, "\(policy): \(cloud.colors)")
     }
 }

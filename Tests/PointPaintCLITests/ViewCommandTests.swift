@@ -82,4 +82,31 @@ struct ViewCommandTests {
         let centre = (image.height / 2 * image.width + image.width / 2) * image.channels
         #expect(Array(image.samples8[centre ..< centre + 3]) == [255, 0, 0])
     }
+
+    @Test("view --budget draws a PLY past it through the level of detail and says so; --edl off leaves the outlines out")
+    func budgetAndEyeDomeLighting() throws {
+        try Self.requireDisplay()
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var rows: [String] = []
+        for i in 0 ..< 4_900 { rows.append("\(Double(i % 70) * 0.02) \(Double(i / 70) * 0.02) \(Double(i % 7) * 0.05) 200 200 200") }
+        let header = ["ply", "format ascii 1.0", "comment voxel_size 0.02", "element vertex \(rows.count)", "property float x",
+                      "property float y", "property float z", "property uchar red", "property uchar green", "property uchar blue", "end_header"]
+        let ply = dir + "/grid.ply"
+        try (header + rows).joined(separator: "\n").appending("\n").write(toFile: ply, atomically: true, encoding: .utf8)
+        var images: [PNGImage] = []
+        for (name, extra) in [("whole", [String]()), ("budget", ["--budget", "1000"]), ("plain", ["--edl", "off"])] {
+            let png = dir + "/\(name).png"
+            let view = try Tool.run(["view", ply, "--screenshot", png, "--size", "96x64", "--strategy", "points"] + extra)
+            #expect(view.status == 0, "\(view.stderr)")
+            #expect(view.stdout.contains("4900 voxels, points"), "\(view.stdout)")
+            #expect(view.stdout.contains("drawn by level of detail within the 1000-point budget") == (name == "budget"), "\(view.stdout)")
+            images.append(try PNGImage(contentsOf: png))
+        }
+        #expect(images[0].samples8 != images[1].samples8 && images[0].samples8 != images[2].samples8)
+        let refused = try Tool.run(["view", ply, "--screenshot", dir + "/x.png", "--budget", "0"])
+        #expect(refused.status != 0 && refused.stderr.contains("--budget must be at least 1"), "\(refused.stderr)")
+        let badSwitch = try Tool.run(["view", ply, "--screenshot", dir + "/x.png", "--edl", "maybe"])
+        #expect(badSwitch.status != 0 && badSwitch.stderr.contains("--edl"), "\(badSwitch.stderr)")
+    }
 }

@@ -57,33 +57,129 @@ private func isBlue(_ c: SIMD3<Int>) -> Bool { c.z > 200 && c.x < 40 && c.y < 40
 @MainActor
 @Suite("Rendering (needs a display: xvfb-run)", .serialized)
 struct RenderingTests {
-    @Test("Past the points budget every k-th voxel is drawn √k larger: the surface stays covered")
+    @Test("Past the point budget coarse octree nodes are drawn with points as large as their gaps: the surface stays covered")
     func pointsLevelOfDetail() throws {
-        #expect(SceneRenderer.pointStep(count: 1_000_000, budget: 500_000) == 2)
-        #expect(SceneRenderer.pointStep(count: 1_000_001, budget: 500_000) == 3)
-        #expect(SceneRenderer.pointStep(count: 400_000, budget: 500_000) == 1)
-        #expect(SceneRenderer.pointStep(count: 10, budget: .max) == 1)
         try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
-        // A 120 × 120 grid facing the camera, red, drawn as 2-pixel points.
+        // A 240 × 240 grid facing the camera, red, drawn as 1-pixel points.
         var positions: [SIMD3<Float>] = []
-        for i in 0 ..< 14_400 { positions.append(SIMD3(Float(i % 120), Float(i / 120), 0) * 0.01 - 0.6) }
+        for i in 0 ..< 57_600 { positions.append(SIMD3(Float(i % 240), Float(i / 240), 0) * 0.005 - 0.6) }
         let cloud = VoxelCloud(voxelSize: nil, positions: positions, colors: Array(repeating: SIMD3(1, 0, 0), count: positions.count))
         var options = Render.options(.points)
-        options.pointSize = 2
-        options.pointBudget = 3_600  // every 4th voxel, twice as large
+        options.pointSize = 1
+        options.eyeDomeLighting = false
+        options.pointBudget = .max
+        let whole = try Render.image(cloud, options, name: "lod-whole")
+        options.pointBudget = 8_000
         let session = try ViewerSession(content: .cloud(cloud), options: options, visible: false)
         defer { session.close() }
-        let full = try session.screenshot(width: Render.width, height: Render.height)
-        let reduced = try session.screenshot(width: Render.width, height: Render.height, levelOfDetail: true)
+        let reduced = try session.screenshot(width: Render.width, height: Render.height)
+        #expect(session.lastFrame.voxelsDrawn <= 8_000 && session.lastFrame.voxelsDrawn > 300)
+        #expect(session.lastFrame.budgetLimited)
         func coverage(_ image: PNGImage) -> Int {
             var n = 0
             for y in 0 ..< image.height { for x in 0 ..< image.width where isRed(image.pixel(x, y)) { n += 1 } }
             return n
         }
-        let a = coverage(full), b = coverage(reduced)
-        #expect(a > 2000)
-        #expect(a != b || full.differingPixels(reduced) > 0, "the level of detail changed nothing")
-        #expect(Double(b) > 0.8 * Double(a), "the reduced cloud leaves holes: \(b) red pixels against \(a)")
+        let a = coverage(whole), b = coverage(reduced)
+        #expect(a > 8000)
+        #expect(Double(b) > 0.9 * Double(a), "the reduced cloud leaves holes: \(b) red pixels against \(a)")
+        #expect(Double(b) < 1.1 * Double(a), "the reduced cloud spills over: \(b) red pixels against \(a)")
+        // While the camera moves, a quarter of the budget.
+        try session.draw(width: Render.width, height: Render.height, detail: .interactive)
+        #expect(session.lastFrame.voxelsDrawn <= 2_000 && session.lastFrame.voxelsDrawn > 100)
+    }
+
+    @Test("The same camera gives the same picture, byte for byte, whatever order the points came in")
+    func insertionOrder() throws {
+        let positions = TestClouds.room(60_000)
+        var random = SeededRandom(11)
+        let shuffled = positions.shuffled(using: &random)
+        var options = Render.options(.points, yaw: 35, pitch: 25)
+        options.pointSize = 2
+        options.pointBudget = 20_000
+        for strategy in [StrategyKind.points, .shaded] {
+            options.strategy = strategy
+            let a = try Render.image(TestClouds.cloud(positions), options, name: "order-\(strategy.rawValue)")
+            let b = try Render.image(TestClouds.cloud(shuffled), options, name: "order-\(strategy.rawValue)-shuffled")
+            #expect(a.samples8 == b.samples8, "\(strategy): \(a.differingPixels(b)) pixels differ")
+            #expect(a.differingPixels(try Render.image(TestClouds.cloud([]), options, name: "empty")) > 2_000)
+        }
+    }
+
+    @Test("A cloud with far outliers is framed by its bulk, which fills most of the frame; shift-F frames every point")
+    func outliersFraming() throws {
+        // A 2 m cube of points and three stray points 50–200 m away.
+        var random = SeededRandom(5)
+        var positions = (0 ..< 20_000).map { _ in SIMD3<Float>(Float.random(in: -1 ... 1, using: &random), Float.random(in: -1 ... 1, using: &random), Float.random(in: -1 ... 1, using: &random)) }
+        positions += [SIMD3(200, 3, 0), SIMD3(-40, 60, 5), SIMD3(0, 0, -120)]
+        let cloud = VoxelCloud(voxelSize: 0.03, positions: positions, colors: Array(repeating: SIMD3(1, 0, 0), count: positions.count))
+        let options = Render.options(.flat, yaw: 0, pitch: 0)
+        let image = try Render.image(cloud, options, name: "outliers-bulk")
+        var columns = Set<Int>(), rows = Set<Int>()
+        for y in 0 ..< image.height { for x in 0 ..< image.width where image.pixel(x, y) != .zero { columns.insert(x); rows.insert(y) } }
+        let width = (columns.max() ?? 0) - (columns.min() ?? 0), height = (rows.max() ?? 0) - (rows.min() ?? 0)
+        #expect(height >= Render.height * 8 / 10, "the bulk spans \(height) of \(Render.height) rows")
+        #expect(width >= Render.height * 8 / 10)
+        // The whole cloud on request: the cube shrinks to a few pixels.
+        let session = try ViewerSession(content: .cloud(cloud), options: options, visible: false)
+        defer { session.close() }
+        session.fitWholeView()
+        let whole = try session.screenshot(width: Render.width, height: Render.height)
+        var lit = 0
+        for y in 0 ..< whole.height { for x in 0 ..< whole.width where whole.pixel(x, y) != .zero { lit += 1 } }
+        #expect(lit < 200, "\(lit) pixels lit when framing every point")
+        session.fitView()
+        #expect(try session.screenshot(width: Render.width, height: Render.height).samples8 == image.samples8, "F frames the bulk again")
+    }
+
+    @Test("Eye-dome lighting darkens a uniform shape where depth steps, and nowhere else")
+    func eyeDomeLighting() throws {
+        // A far square at z = 0 and a smaller near one at z = 0.6, one grey; square points the size
+        // of a voxel tile both (a box strategy past its box budget).
+        var positions: [SIMD3<Float>] = []
+        for i in 0 ..< 48 { for j in 0 ..< 48 { positions.append(SIMD3(Float(i) - 23.5, Float(j) - 23.5, 0) * 0.05) } }
+        let far = positions.count
+        for i in 0 ..< 16 { for j in 0 ..< 16 { positions.append(SIMD3(Float(i) - 7.5, Float(j) - 7.5, 12) * 0.05) } }
+        let grey = SIMD3<Float>(0.8, 0.8, 0.8)
+        var options = Render.options(.flat, yaw: 0, pitch: 0)
+        options.background = .grey
+        options.boxBudget = 0
+        options.boxScale = 1.3
+        let cloud = VoxelCloud(voxelSize: 0.05, positions: positions, colors: Array(repeating: grey, count: positions.count))
+        options.eyeDomeLighting = false
+        let plain = try Render.image(cloud, options, name: "edl-off")
+        options.eyeDomeLighting = true
+        let shaded = try Render.image(cloud, options, name: "edl-on")
+        // Where the near square lies: the same scene with it red.
+        let marked = VoxelCloud(voxelSize: 0.05, positions: positions,
+                                colors: (0 ..< positions.count).map { $0 < far ? grey : SIMD3(1, 0, 0) })
+        options.eyeDomeLighting = false
+        let mask = try Render.image(marked, options, name: "edl-mask")
+        let surface = plain.pixel(Render.width / 2, Render.height / 2)
+        #expect(surface == SIMD3(204, 204, 204))
+        func near(_ x: Int, _ y: Int) -> Bool { isRed(mask.pixel(x, y)) }
+        func onSurface(_ x: Int, _ y: Int) -> Bool { plain.pixel(x, y) == surface }
+        var outline = 0, darkened = 0, flat = 0, unchanged = 0
+        for y in 3 ..< Render.height - 3 { for x in 3 ..< Render.width - 3 where onSurface(x, y) {
+            let neighbours = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+            if !near(x, y) && neighbours.contains(where: { near($0.0, $0.1) }) {
+                // The far square just beside the near one: a step in depth.
+                outline += 1
+                if shaded.pixel(x, y).x < surface.x * 6 / 10 { darkened += 1 }
+            } else if (-3 ... 3).allSatisfy({ dy in (-3 ... 3).allSatisfy { dx in
+                near(x + dx, y + dy) == near(x, y) && onSurface(x + dx, y + dy) } }) {
+                // Well inside either square: no step within three pixels.
+                flat += 1
+                if shaded.pixel(x, y) == plain.pixel(x, y) { unchanged += 1 }
+            }
+        } }
+        #expect(outline > 40)
+        #expect(darkened == outline, "\(darkened) of \(outline) pixels beside the step are darkened")
+        #expect(flat > 2_000)
+        #expect(unchanged == flat, "\(flat - unchanged) of \(flat) pixels away from steps changed")
+        // The background around the far square gets its outline too.
+        let corner = try #require((0 ..< Render.width).first { onSurface($0, Render.height / 2) })
+        #expect(shaded.pixel(corner - 1, Render.height / 2).x < plain.pixel(corner - 1, Render.height / 2).x / 2)
     }
 
     @Test("A single red voxel centred in view is red in the centre, background at the corners")
@@ -186,14 +282,14 @@ struct RenderingTests {
         // Frame after frame offscreen, the geometry drawn follows the budget.
         options.width = 64
         options.height = 48
-        func frames(boxBudget: Int) throws -> [(StrategyGeometry, PNGImage)] {
+        func frames(boxBudget: Int) throws -> [(FrameStatistics, PNGImage)] {
             options.boxBudget = boxBudget
             let renderer = try OffscreenRenderer(cloud: Self.mixedCloud, options: options)
             defer { renderer.close() }
             return try (0 ..< 2).map { _ in (try renderer.render(), renderer.image()) }
         }
         let over = try frames(boxBudget: 26), within = try frames(boxBudget: 27)
-        #expect(over.map(\.0) == [.points, .points] && within.map(\.0) == [.boxes, .boxes])
+        #expect(over.map(\.0.geometry) == [.points, .points] && within.map(\.0.geometry) == [.boxes, .boxes])
         #expect(over[1].1.differingPixels(over[0].1) == 0, "the same frame twice")
         #expect(within[1].1.differingPixels(over[1].1) > 20)
     }
@@ -227,29 +323,37 @@ struct RenderingTests {
         _ = try library.program(vertex: ["lines.vert"], fragment: ["lines.frag"])
     }
 
-    @Test("Live updates upload only the new tail and the recoloured range")
+    @Test("Live updates upload the new voxels and the recoloured slots of the nodes on the GPU; new nodes when drawn")
     func incrementalUploads() throws {
         try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
-        let context = try GLContext(width: 16, height: 16, title: "test", visible: false)
-        defer { context.close() }
-        let renderer = SceneRenderer(library: ShaderLibrary())
-        let live = LiveCloud()
-        func cloud(_ n: Int) -> VoxelCloud {
-            VoxelCloud(voxelSize: 0.1, positions: (0 ..< n).map { SIMD3(Float($0), 0, 0) }, colors: Array(repeating: .one, count: n))
-        }
-        let slot = MemoryLayout<SIMD3<Float>>.stride
+        let live = LiveCloud(frameCount: 3)
+        var options = Render.options(.points, yaw: 20, pitch: 20)
+        options.pointBudget = .max
+        let session = try ViewerSession(content: .live(live), options: options, visible: false)
+        defer { session.close() }
+        let renderer = try #require(session.renderer)
+        let positions = TestClouds.room(20_000)
+        func cloud(_ n: Int) -> VoxelCloud { TestClouds.cloud(Array(positions[0 ..< n])) }
+        let slot = NodeBuffer.stride
         live.publish(cloud: cloud(100), framesDone: 1)
-        renderer.apply(try #require(live.takeUpdate()))
-        #expect(renderer.bytesUploaded == 100 * 2 * slot)
-        live.publish(cloud: cloud(110), framesDone: 2, recolored: 20 ..< 30)
-        renderer.apply(try #require(live.takeUpdate()))
-        #expect(renderer.bytesUploaded == (100 + 10) * 2 * slot + 10 * slot)
-        #expect(renderer.cloud.count == 110 && renderer.capacity == 1024)
-        // Growing past the capacity reallocates and uploads everything once.
-        live.publish(cloud: cloud(2000), framesDone: 3, recolored: 0 ..< 0)
-        renderer.apply(try #require(live.takeUpdate()))
-        #expect(renderer.capacity >= 2000)
-        #expect(renderer.bytesUploaded == (110 * 2 + 10 + 2000 * 2) * slot)
+        #expect(session.pollLive())
+        try session.draw(width: 64, height: 48)
+        #expect(renderer.bytesUploaded == 100 * slot && session.lastFrame.voxelsDrawn == 100)
+        // Ten new voxels and five recoloured ones: fifteen slots of the one node.
+        live.publish(cloud: cloud(110), framesDone: 2, recolored: 95 ..< 100)
+        #expect(session.pollLive())
+        #expect(renderer.bytesUploaded == 115 * slot)
+        // Past the leaf capacity the root splits: it is uploaded again in place, its new children
+        // when they are drawn.
+        live.publish(cloud: cloud(20_000), framesDone: 3, recolored: 0 ..< 0)
+        #expect(session.pollLive())
+        let octree = renderer.octree
+        #expect(octree.nodes.count > 1)
+        #expect(renderer.bytesUploaded == (115 + octree.nodes[0].points.count) * slot)
+        try session.draw(width: 64, height: 48)
+        #expect(renderer.bytesUploaded == (115 + octree.nodes[0].points.count + renderer.octree.subtreeCount(0)
+            - octree.nodes[0].points.count) * slot)
+        #expect(session.lastFrame.voxelsDrawn == 20_000)
     }
 
     @Test("A cloud with NaN and infinite points and no voxel size draws its finite points, with or without a box size")

@@ -24,6 +24,7 @@ final class SentinelStrategy: BaseRenderStrategy {
         configured += 1
         uniforms.set("sentinel", Int32(7))
     }
+    override func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading { .none }
 }
 
 /// A strategy relying on the protocol extension's defaults only.
@@ -35,9 +36,11 @@ final class DefaultsOnlyStrategy: RenderStrategy {}
 struct StrategyBehaviour: Equatable, CustomStringConvertible {
     var shaders: StrategyShaders
     var uniforms: [String: String]
+    var shading: ScreenSpaceShading
 
     init(_ strategy: any RenderStrategy, _ geometry: StrategyGeometry) {
         shaders = strategy.shaders(for: geometry)
+        shading = strategy.screenSpaceShading(for: geometry)
         let sink = RecordingSink()
         var settings = RenderSettings()
         settings.boxSize = 0.25
@@ -45,12 +48,15 @@ struct StrategyBehaviour: Equatable, CustomStringConvertible {
         uniforms = sink.values
     }
 
-    init(_ vertex: String, _ fragment: String, style: ColorStyle = .grading, uniforms: [String: String] = [:]) {
+    /// Eye-dome lighting for points, none for boxes, unless `shading` says otherwise.
+    init(_ vertex: String, _ fragment: String, style: ColorStyle = .grading, uniforms: [String: String] = [:],
+         shading: ScreenSpaceShading? = nil) {
         shaders = StrategyShaders(vertex: vertex, style: style, fragment: fragment)
         self.uniforms = uniforms
+        self.shading = shading ?? (vertex == "points.vert" ? .eyeDome : .none)
     }
 
-    nonisolated var description: String { "\(shaders) \(uniforms)" }
+    nonisolated var description: String { "\(shaders) \(uniforms) \(shading)" }
 }
 
 @MainActor
@@ -80,8 +86,8 @@ struct StrategyDispatchTests {
             (StrategyBehaviour("points.vert", "points.frag"), StrategyBehaviour("points.vert", "points.frag")),
             (StrategyBehaviour("boxes.vert", "boxes_shaded.frag", style: .gamut, uniforms: gamutLight),
              StrategyBehaviour("points.vert", "points_square.frag", style: .gamut, uniforms: gamutLight.merging(Self.worldSized) { a, _ in a })),
-            (StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"]),
-             StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"])),
+            (StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"], shading: ScreenSpaceShading.none),
+             StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"], shading: ScreenSpaceShading.none)),
         ]
         for (strategy, expected) in zip(strategies, expected) {
             #expect(StrategyBehaviour(strategy, .boxes) == expected.boxes, "\(type(of: strategy)) drawing boxes")

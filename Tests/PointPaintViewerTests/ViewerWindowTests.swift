@@ -82,6 +82,62 @@ struct ViewerWindowTests {
         }
     }
 
+    @Test("Clicking two voxels measures between them, drawn on top; Escape clears the measurement before it quits")
+    func measuring() throws {
+        let cloud = VoxelCloud(voxelSize: 0.1, positions: [SIMD3(-1, 0, 0), SIMD3(1, 0.5, 0), SIMD3(0, -0.5, -1)],
+                               colors: [SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)])
+        let session = try session(.cloud(cloud))
+        defer { session.close() }
+        let window = ViewerWindow(session: session)
+        let before = try session.screenshot(width: 64, height: 48)
+        func click(_ i: Int) throws -> Measurement? {
+            let ndc = try #require(session.camera.project(cloud.positions[i], aspect: session.aspect))
+            let picked = try #require(session.pick(ndc: SIMD2(ndc.x, ndc.y)))
+            #expect(picked == i)
+            return session.measure(voxel: picked)
+        }
+        #expect(try click(0) == nil, "one voxel: no measurement yet")
+        #expect(session.isMeasuring)
+        let measurement = try #require(try click(1))
+        #expect(abs(measurement.distance - (4.25 as Float).squareRoot()) < 1e-6 && measurement.heightDifference == 0.5)
+        #expect(window.title.contains("distance 2.062 m, height +0.500 m"), "\(window.title)")
+        // The marks and the line show.
+        let marked = try session.screenshot(width: 64, height: 48)
+        #expect(marked.differingPixels(before) > 20)
+        // A third click starts a new measurement from that voxel.
+        #expect(try click(2) == nil && session.measurement == nil && session.isMeasuring)
+        window.key(GLFW_KEY_ESCAPE, action: GLFW_PRESS, mods: 0)
+        #expect(!session.isMeasuring && !window.quit)
+        #expect(try session.screenshot(width: 64, height: 48).samples8 == before.samples8, "the marks are gone")
+        window.key(GLFW_KEY_ESCAPE, action: GLFW_PRESS, mods: 0)
+        #expect(window.quit)
+    }
+
+    @Test("E switches eye-dome lighting, comma and period halve and double the point budget, shift-F frames every point")
+    func levelOfDetailKeys() throws {
+        let session = try session(.cloud(Self.cloud))
+        defer { session.close() }
+        let window = ViewerWindow(session: session)
+        func press(_ key: Int32, shift: Bool = false) { window.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0) }
+        #expect(session.options.eyeDomeLighting && session.options.pointBudget == 2_000_000)
+        press(GLFW_KEY_E)
+        #expect(!session.options.eyeDomeLighting)
+        press(GLFW_KEY_COMMA)
+        #expect(session.options.pointBudget == 1_000_000 && session.options.interactivePointBudget == 250_000)
+        press(GLFW_KEY_PERIOD)
+        press(GLFW_KEY_PERIOD)
+        #expect(session.options.pointBudget == 4_000_000)
+        for _ in 0 ..< 12 { press(GLFW_KEY_COMMA) }
+        #expect(session.options.pointBudget == ViewerOptions.pointBudgetRange.lowerBound)
+        let fitted = session.camera
+        press(GLFW_KEY_F, shift: true)
+        #expect(session.camera == fitted, "a cloud without outliers: its bulk is all of it")
+        session.selectStrategy(.points)
+        press(GLFW_KEY_E)
+        _ = try session.screenshot(width: 64, height: 48)
+        #expect(session.lastFrame.eyeDomeLighting && session.lastFrame.geometry == .points)
+    }
+
     @Test("A live cloud grows in the viewer; space pauses and N steps the replay")
     func live() throws {
         let live = LiveCloud(frameCount: 3)

@@ -9,7 +9,7 @@ import PointPaint
 enum SamplingData {
     static let width = 1920, height = 1440
 
-    static let frame: NV12Image = {
+    static let frame: YCbCrImage = {
         var rng = SplitMix64(seed: 0x5EED)
         var luma = [UInt8](repeating: 0, count: width * height)
         var chroma = [UInt8](repeating: 0, count: width * height / 2)
@@ -28,7 +28,7 @@ enum SamplingData {
                 chroma[y * width + 2 * x + 1] = UInt8(clamping: Int(cr) + Int(rng.next() % 9) - 4)
             }
         }
-        return NV12Image(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
+        return YCbCrImage(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
     }()
 
     /// Random scalar coordinates in [0, 1).
@@ -40,7 +40,7 @@ enum SamplingData {
     }
 
     /// libyuv's NV12 → "ARGB" (bytes B, G, R, A in memory) with full-range BT.601 constants.
-    static func libyuv(_ image: NV12Image, into output: inout [UInt8]) -> Int32 {
+    static func libyuv(_ image: YCbCrImage, into output: inout [UInt8]) -> Int32 {
         image.luma.withUnsafeBytes { y in
             image.chroma.withUnsafeBytes { c in
                 output.withUnsafeMutableBytes { o in

@@ -40,7 +40,8 @@ int ppng_read_info(FILE *fp, ppng_info *info, char *err, size_t errlen);
 
 /// Decodes a whole PNG from the start of fp (which the caller opened and closes) into a newly malloc'ed buffer of height rows of
 /// width*channels*(bitDepth/8) bytes (free it with ppng_free). Refuses images with more than
-/// maxPixels pixels before allocating anything. No gamma or colour conversion is applied:
+/// maxPixels pixels, and (when fp is a regular file) headers that claim more image data than the
+/// rest of the file could hold compressed, before allocating anything. No gamma or colour conversion is applied:
 /// samples are the file's own values. Returns 0 on success.
 int ppng_read(FILE *fp, uint64_t maxPixels, ppng_info *info, uint8_t **out, char *err, size_t errlen);
 

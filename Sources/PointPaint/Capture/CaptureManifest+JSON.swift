@@ -51,15 +51,27 @@ extension CaptureManifest {
             }
             previousTime = timestamp
             let image: FrameImageSource
-            if case .object = frame["image"], let planes = frame["image"] {
-                image = .planes(y: try p.path(planes["y"], at: "\(at).image.y"),
-                                cb: try p.path(planes["cb"], at: "\(at).image.cb"),
-                                cr: try p.path(planes["cr"], at: "\(at).image.cr"))
+            if case .object = frame["image"], let object = frame["image"] {
+                if object["jpeg"] != nil {
+                    for key in ["y", "cb", "cr"] where object[key] != nil {
+                        throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).image.\(key)"),
+                                              "expected either a JPEG file or three PNG planes, found both")
+                    }
+                    image = .jpeg(path: try p.path(object["jpeg"], at: "\(at).image.jpeg"))
+                    guard CaptureManifest(image: info, frames: []).acceptsJPEGFrames else {
+                        throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).image"),
+                                              "expected an image block of full range, bt601 matrix and center siting for a JPEG frame (JFIF's Y′CbCr), found \(info.range.rawValue) range, \(info.matrix.rawValue) matrix, \(info.chromaSiting.rawValue) siting")
+                    }
+                } else {
+                    image = .planes(y: try p.path(object["y"], at: "\(at).image.y"),
+                                    cb: try p.path(object["cb"], at: "\(at).image.cb"),
+                                    cr: try p.path(object["cr"], at: "\(at).image.cr"))
+                }
                 for key in ["lumaStride", "chromaStride"] where frame[key] != nil {
-                    throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).\(key)"), "strides apply to raw NV12 files only, not to PNG planes")
+                    throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).\(key)"), "strides apply to raw NV12 files only, not to PNG planes or JPEG files")
                 }
             } else {
-                let path = try p.path(frame["image"], at: "\(at).image", expected: "a relative path string or an object {\"y\", \"cb\", \"cr\"}")
+                let path = try p.path(frame["image"], at: "\(at).image", expected: "a relative path string, an object {\"y\", \"cb\", \"cr\"} or {\"jpeg\"}")
                 let lumaStride = frame["lumaStride"] == nil ? width : try p.int(frame["lumaStride"], at: "\(at).lumaStride")
                 let chromaStride = frame["chromaStride"] == nil ? width : try p.int(frame["chromaStride"], at: "\(at).chromaStride")
                 for (key, stride) in [("lumaStride", lumaStride), ("chromaStride", chromaStride)] {
@@ -69,7 +81,8 @@ extension CaptureManifest {
                 }
                 image = .nv12(path: path, lumaStride: lumaStride, chromaStride: chromaStride)
             }
-            let points = try p.path(frame["points"], at: "\(at).points")
+            let points = frame["points"] == nil ? nil : try p.path(frame["points"], at: "\(at).points")
+            let depth = frame["depth"] == nil ? nil : try Self.depth(frame["depth"], at: "\(at).depth", image: info, reader: p)
             let cameraObject = try p.object(frame["camera"], at: "\(at).camera")
             let k = try p.numbers(cameraObject["intrinsics"], count: 4, at: "\(at).camera.intrinsics")
             guard k[0] > 0, k[1] > 0 else {
@@ -79,9 +92,32 @@ extension CaptureManifest {
             guard let camera = Camera(intrinsics: CameraIntrinsics(fx: k[0], fy: k[1], cx: k[2], cy: k[3]), transform: Matrix4x4(columnMajor: t)) else {
                 throw PointPaintError(.malformed, file: file, place: .jsonPath("\(at).camera.transform"), "expected an invertible camera-to-world matrix, found a singular one")
             }
-            frames.append(CaptureFrameEntry(timestamp: timestamp, image: image, points: points, camera: camera))
+            frames.append(CaptureFrameEntry(timestamp: timestamp, image: image, points: points, depth: depth, camera: camera))
         }
-        self.init(image: info, frames: frames)
+        let cloud = object["cloud"] == nil ? nil : try p.path(object["cloud"], at: "cloud")
+        self.init(image: info, frames: frames, cloud: cloud)
+    }
+
+    /// A frame's `depth` object: its file, encoding and size (registered to the image: the same
+    /// aspect ratio within 1 %), and its optional confidence map.
+    private static func depth(_ value: JSONValue?, at: String, image: CaptureImageInfo, reader p: JSONFieldReader) throws -> FrameDepthSource {
+        let object = try p.object(value, at: at)
+        let path = try p.path(object["path"], at: "\(at).path")
+        let encoding: DepthEncoding = try p.enumeration(object["encoding"], at: "\(at).encoding")
+        let width = try p.int(object["width"], at: "\(at).width")
+        let height = try p.int(object["height"], at: "\(at).height")
+        for (name, size) in [("width", width), ("height", height)] {
+            guard size > 0, size <= maximumDimension else {
+                throw PointPaintError(.outOfRange, file: p.file, place: .jsonPath("\(at).\(name)"), "expected a number from 1 to \(maximumDimension), found \(size)")
+            }
+        }
+        let depthAspect = Double(width) / Double(height), imageAspect = Double(image.width) / Double(image.height)
+        guard abs(depthAspect / imageAspect - 1) <= 0.01 else {
+            throw PointPaintError(.malformed, file: p.file, place: .jsonPath(at),
+                                  "expected a depth map with the aspect ratio of the \(image.width)x\(image.height) image (registered to it), found \(width)x\(height)")
+        }
+        let confidence = object["confidence"] == nil ? nil : try p.path(object["confidence"], at: "\(at).confidence")
+        return FrameDepthSource(path: path, encoding: encoding, width: width, height: height, confidence: confidence)
     }
 
     /// Where and how the JSON went wrong. `JSONDecoder` does not say, so the text is looked at
@@ -245,6 +281,9 @@ private struct JSONFieldReader {
     func path(_ value: JSONValue?, at: String, expected: String = "a relative path string") throws -> String {
         guard case .string(let s) = value else { throw fail(at, expected, value) }
         guard !s.isEmpty, !s.contains("\0") else { throw fail(at, "a non-empty path", value) }
+        guard s.utf8.count <= CaptureManifest.longestPath else {
+            throw fail(at, "a path of at most \(CaptureManifest.longestPath) bytes", value, kind: .tooLarge)
+        }
         guard !s.hasPrefix("/"), !s.hasPrefix("\\") else {
             throw PointPaintError(.malformed, file: file, place: .jsonPath(at),
                                   "expected a path inside the capture directory, found the absolute path \(PointPaintError.quote(s))")
@@ -285,6 +324,7 @@ extension CaptureManifest {
         out += "    \"range\": \(quote(image.range.rawValue)), \"matrix\": \(quote(image.matrix.rawValue)),\n"
         out += "    \"primaries\": \(quote(image.primaries.rawValue)), \"chromaSiting\": \(quote(image.chromaSiting.rawValue))\n"
         out += "  },\n"
+        if let cloud { out += "  \"cloud\": \(quote(cloud)),\n" }
         out += "  \"frames\": ["
         for (i, frame) in frames.enumerated() {
             out += i == 0 ? "\n" : ",\n"
@@ -296,8 +336,16 @@ extension CaptureManifest {
                 out += "      \"lumaStride\": \(lumaStride), \"chromaStride\": \(chromaStride),\n"
             case .planes(let y, let cb, let cr):
                 out += "      \"image\": {\"y\": \(quote(y)), \"cb\": \(quote(cb)), \"cr\": \(quote(cr))},\n"
+            case .jpeg(let path):
+                out += "      \"image\": {\"jpeg\": \(quote(path))},\n"
             }
-            out += "      \"points\": \(quote(frame.points)),\n"
+            if let points = frame.points { out += "      \"points\": \(quote(points)),\n" }
+            if let depth = frame.depth {
+                out += "      \"depth\": {\"path\": \(quote(depth.path)), \"encoding\": \(quote(depth.encoding.rawValue)), "
+                out += "\"width\": \(depth.width), \"height\": \(depth.height)"
+                if let confidence = depth.confidence { out += ", \"confidence\": \(quote(confidence))" }
+                out += "},\n"
+            }
             let k = frame.camera.intrinsics
             out += "      \"camera\": {\n"
             out += "        \"intrinsics\": \(list([k.fx, k.fy, k.cx, k.cy])),\n"

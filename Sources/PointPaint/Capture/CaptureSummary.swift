@@ -1,7 +1,8 @@
 import Foundation
 
-/// What `pointpaint info` reports about a capture: its geometry, encoding, timing, feature-point
-/// statistics, size on disk and any problems found while reading every frame's points.
+/// What `pointpaint info` reports about a capture in PointPaint's format: its geometry, encoding,
+/// timing, feature-point and depth statistics, size on disk, the reader's notes and any problems
+/// found while reading every frame's points.
 public struct CaptureSummary: Sendable {
     /// The capture directory.
     public var directory: String
@@ -11,7 +12,7 @@ public struct CaptureSummary: Sendable {
     public var frameCount: Int
     /// Last timestamp minus first, seconds.
     public var duration: Double
-    /// How frames are stored: "nv12", "png" or "mixed".
+    /// How frames are stored: "nv12", "png", "jpeg" or "mixed".
     public var storage: String
     /// Feature points a frame: minimum, mean, maximum.
     public var pointsPerFrame: (min: Int, mean: Double, max: Int)
@@ -26,6 +27,12 @@ public struct CaptureSummary: Sendable {
     /// For captures in primaries other than sRGB: painted samples and how many of them lie
     /// outside sRGB (colours an sRGB display cannot show). Nil for sRGB captures.
     public var wideColor: (samples: Int, outsideSRGB: Int)?
+    /// Frames that record feature points (the others are painted from their depth maps).
+    public var framesWithPoints: Int
+    /// Frames with a depth map, and the maps' sizes ("256x192 uint16-mm"); 0 and empty without.
+    public var depth: (frames: Int, sizes: [String])
+    /// The reader's notes (`CaptureReader.notes`): the pose convention, how frames are stored.
+    public var notes: [String]
 
     /// Reads the capture's manifest and every point file (images are checked, not decoded).
     public init(reader: CaptureReader) {
@@ -34,15 +41,25 @@ public struct CaptureSummary: Sendable {
         let frames = reader.manifest.frames
         frameCount = frames.count
         duration = (frames.last?.timestamp ?? 0) - (frames.first?.timestamp ?? 0)
-        let kinds = Set(frames.map { if case .nv12 = $0.image { "nv12" } else { "png" } })
+        let kinds = Set(frames.map { frame in
+            switch frame.image {
+            case .nv12: "nv12"
+            case .planes: "png"
+            case .jpeg: "jpeg"
+            }
+        })
         storage = kinds.count == 1 ? kinds.first! : (kinds.isEmpty ? "none" : "mixed")
         var counts: [Int] = []
         var visible = 0
         var problems: [String] = []
+        framesWithPoints = frames.count { $0.points != nil }
+        let depths = frames.compactMap(\.depth)
+        depth = (depths.count, Set(depths.map { "\($0.width)x\($0.height) \($0.encoding.rawValue)" }).sorted())
+        notes = reader.notes
         for index in frames.indices {
             do {
                 try reader.checkFiles(ofFrame: index)
-                let points = try reader.points(at: index)
+                guard let points = try reader.points(at: index) else { continue }
                 counts.append(points.count)
                 let camera = frames[index].camera
                 for p in points {
@@ -61,9 +78,8 @@ public struct CaptureSummary: Sendable {
         }
         self.problems = problems
         bytesOnDisk = Self.diskUsage(reader.directory)
-        if image.primaries != .srgb, problems.isEmpty {
+        if image.primaries != .srgb, problems.isEmpty, let replay = try? CaptureReplay(source: reader) {
             // Sample every visible point as a replay would, counting the out-of-gamut colours.
-            let replay = CaptureReplay(reader: reader)
             var samples = 0, outside = 0
             for index in frames.indices {
                 guard let frame = try? replay.samples(ofFrame: index) else { continue }
@@ -90,16 +106,27 @@ public struct CaptureSummary: Sendable {
         }
         var lines = [
             "capture:      \(directory)",
+            "format:       \(CaptureFormat.pointpaint.displayName)",
             "frames:       \(frameCount), \(String(format: "%.2f", duration)) s\(frameCount > 1 && duration > 0 ? String(format: " (%.1f frames/s)", Double(frameCount - 1) / duration) : "")",
             "resolution:   \(image.width)x\(image.height), stored as \(storage)",
             "colour:       \(image.range.rawValue) range, \(image.matrix.rawValue) matrix, \(image.primaries.rawValue) primaries, \(image.chromaSiting.rawValue)-sited chroma",
-            "points/frame: min \(pointsPerFrame.min), mean \(String(format: "%.1f", pointsPerFrame.mean)), max \(pointsPerFrame.max) (\(totalPoints) in all, \(visiblePoints) visible in their frame)",
-            "on disk:      \(bytes(bytesOnDisk))",
         ]
+        if depth.frames > 0 {
+            lines.append("depth:        \(depth.frames) of \(frameCount) frames, \(depth.sizes.joined(separator: ", "))")
+        }
+        if framesWithPoints == 0 {
+            lines.append("points/frame: none recorded" + (depth.frames > 0 ? " (frames are painted from depth)" : ""))
+        } else {
+            let some = framesWithPoints < frameCount ? "; \(framesWithPoints) of \(frameCount) frames record them" : ""
+            lines.append("points/frame: min \(pointsPerFrame.min), mean \(String(format: "%.1f", pointsPerFrame.mean)), max \(pointsPerFrame.max) (\(totalPoints) in all, \(visiblePoints) visible in their frame\(some))")
+        }
+        lines.append("on disk:      \(bytes(bytesOnDisk))")
         if let wideColor {
             let share = 100 * Double(wideColor.outsideSRGB) / Double(max(wideColor.samples, 1))
             lines.append("wide colour:  \(wideColor.outsideSRGB) of \(wideColor.samples) samples (\(String(format: "%.1f", share))%) lie outside sRGB")
         }
+        lines.append("notes:")
+        lines += notes.map { "  - \($0)" }
         if problems.isEmpty {
             lines.append("problems:     none")
         } else {

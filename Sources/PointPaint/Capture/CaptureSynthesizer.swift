@@ -28,6 +28,10 @@ public struct CaptureSynthesizer: Sendable {
         public var frameRate = 30.0
         /// Random seed.
         public var seed: UInt64 = 1
+        /// The cameras' focal length in pixels; nil: 0.8 × `width`, about a 64° horizontal field
+        /// of view, like an iPhone's wide camera. (A portrait frame of that camera keeps the
+        /// landscape frame's focal length on its swapped sides.)
+        public var focalLength: Double?
 
         /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
         public init() {}
@@ -79,7 +83,7 @@ public struct CaptureSynthesizer: Sendable {
     /// The camera of frame `index`: an arc around the objects, looking at them.
     public func camera(frame index: Int) -> Camera {
         let w = Double(options.width), h = Double(options.height)
-        let f = 0.8 * w // about a 64° horizontal field of view, like an iPhone's wide camera
+        let f = options.focalLength ?? 0.8 * w
         let progress = options.frameCount > 1 ? Double(index) / Double(options.frameCount - 1) : 0.5
         let angle = (-50 + 100 * progress) * .pi / 180
         let radius = 2.7 - 0.4 * sin(progress * .pi)
@@ -120,7 +124,7 @@ public struct CaptureSynthesizer: Sendable {
 
     /// Encodes R′G′B′ pixels to NV12: Y at every pixel; Cb, Cr from each 2×2 block (centre
     /// siting: the block's mean; left siting: a [1 2 1] filter across columns 2i−1…2i+1).
-    public func encode(_ pixels: [SIMD3<Double>]) -> NV12Image {
+    public func encode(_ pixels: [SIMD3<Double>]) -> YCbCrImage {
         let w = options.width, h = options.height
         let encoding = YCbCrEncoding(matrix: options.matrix, range: options.range)
         let (yMax, cMin, cMax): (Double, Double, Double) = options.range == .full ? (255, 0, 255) : (235, 16, 240)
@@ -153,7 +157,7 @@ public struct CaptureSynthesizer: Sendable {
                 chroma[cy * w + 2 * cx + 1] = code(ycc.z, cMin, cMax)
             }
         }
-        return NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+        return YCbCrImage(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
     }
 
     /// Places feature points of frame `index` on visible surfaces; returns the recorded points

@@ -1,8 +1,9 @@
 /// Feature points stored as a PLY file: the `vertex` element's `x`, `y`, `z`, and an integer
 /// `id` property when present (a non-integer `id` property is ignored; a negative id is an error,
 /// as ids are unsigned).
-enum PLYFeaturePoints {
-    static func parse(_ bytes: [UInt8], file: String) throws -> [FeaturePoint] {
+package enum PLYFeaturePoints {
+    /// The points of the PLY file `bytes`; `file` names it in errors.
+    package static func parse(_ bytes: [UInt8], file: String) throws -> [FeaturePoint] {
         let ply = try PLYReader.read(bytes: bytes, file: file)
         guard let vertex = ply[element: "vertex"] else {
             throw PointPaintError(.missing, file: file, place: .part("header"), "expected a vertex element with x, y, z")

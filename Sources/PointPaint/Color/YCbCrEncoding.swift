@@ -79,11 +79,13 @@ public enum YCbCrRange: String, Sendable, CaseIterable, Codable, Hashable {
     public static let chromaOffset: Double = 128
 }
 
-/// Where a 4:2:0 chroma sample sits relative to the luma samples it covers.
+/// Where a subsampled chroma sample sits relative to the luma samples it covers, across a row.
+/// Down a column it is centred either way; a plane at full resolution (4:4:4, or 4:4:0 across)
+/// sits on the luma samples whatever the siting.
 public enum ChromaSiting: String, Sendable, CaseIterable, Codable, Hashable {
-    /// Centred between the four luma samples (JPEG, ARKit).
+    /// Centred between the luma samples it covers (JPEG, ARKit).
     case center
-    /// Level with the left column of luma samples (MPEG-2, H.264 default).
+    /// Level with the left column of luma samples it covers (MPEG-2, H.264 default).
     case left
 }
 

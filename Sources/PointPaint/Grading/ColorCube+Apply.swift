@@ -89,6 +89,11 @@ extension ColorCube {
         }
     }
 
+    /// The largest image `lut apply` grades: 64 M pixels (8192 × 8192; a 48-megapixel photo
+    /// fits). Grading holds the image twice, decoded and graded: 1 GiB at the limit for 16-bit
+    /// RGBA, 384 MiB for 8-bit RGB.
+    public static let maximumImagePixels = 1 << 26
+
     /// Grades a `PNGImage` (grey, grey+alpha, RGB or RGBA; 8 or 16 bit). Grey images are returned as
     /// RGB (or RGBA), since a graded grey is generally coloured.
     public func applied(to image: PNGImage, interpolation: Interpolation = .trilinear) -> PNGImage {

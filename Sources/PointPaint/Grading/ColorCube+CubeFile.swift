@@ -57,11 +57,34 @@ public struct CubeFile: Sendable, Equatable {
     /// The file's text: a comment, the title, size, unit domain and one row per entry with six
     /// decimals (finer than a 16-bit code).
     public var text: String {
-        var out = "# Written by PointPaint\n"
-        if let title { out += "TITLE \"\(title.replacingOccurrences(of: "\"", with: "'"))\"\n" }
-        out += "LUT_3D_SIZE \(cube.size)\nDOMAIN_MIN 0.0 0.0 0.0\nDOMAIN_MAX 1.0 1.0 1.0\n"
+        var out = [UInt8]()
+        encode { out += $0 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes `text` to `path` atomically, a piece at a time: a 256³ cube's 450 MB of text is
+    /// never held in memory whole.
+    public func write(to path: String) throws {
+        try AtomicFile.write(to: path) { temporary in
+            var sink = try FileSink(creating: temporary, file: path)
+            try encode { piece in try piece.withUnsafeBytes { try sink.write($0) } }
+            try sink.finish()
+        }
+    }
+
+    /// The bytes of `text`, handed to `consume` in pieces of about 64 KiB.
+    private func encode(_ consume: ([UInt8]) throws -> Void) rethrows {
+        var head = "# Written by PointPaint\n"
+        if let title {
+            // One line, whatever the title holds.
+            let line = title.replacingOccurrences(of: "\"", with: "'").split(whereSeparator: \.isNewline).joined(separator: " ")
+            head += "TITLE \"\(line)\"\n"
+        }
+        head += "LUT_3D_SIZE \(cube.size)\nDOMAIN_MIN 0.0 0.0 0.0\nDOMAIN_MAX 1.0 1.0 1.0\n"
+        try consume(Array(head.utf8))
+        let pieceBytes = 1 << 16
         var rows = [UInt8]()
-        rows.reserveCapacity(cube.entries.count * 27)
+        rows.reserveCapacity(pieceBytes + 64)
         for e in cube.entries {
             Self.appendDecimal(e.x, to: &rows)
             rows.append(UInt8(ascii: " "))
@@ -69,13 +92,12 @@ public struct CubeFile: Sendable, Equatable {
             rows.append(UInt8(ascii: " "))
             Self.appendDecimal(e.z, to: &rows)
             rows.append(UInt8(ascii: "\n"))
+            if rows.count >= pieceBytes {
+                try consume(rows)
+                rows.removeAll(keepingCapacity: true)
+            }
         }
-        return out + String(decoding: rows, as: UTF8.self)
-    }
-
-    /// Writes `text` to `path` atomically.
-    public func write(to path: String) throws {
-        try AtomicFile.write(Array(text.utf8), to: path)
+        if !rows.isEmpty { try consume(rows) }
     }
 
     /// `value` with exactly six decimals (`-0.012500`), as `%.6f` would print it.
@@ -224,7 +246,9 @@ private struct CubeTextParser {
                 }
                 size = n
                 sizeLine = lineNumber
-                entries.reserveCapacity(n * n * n)
+                // Each row takes at least 6 bytes ("0 0 0\n"): reserve no more than the rest of
+                // the file could hold, whatever the header says.
+                entries.reserveCapacity(min(n * n * n, cursor.remaining / 6 + 1))
             case "LUT_1D_SIZE":
                 throw error(.unsupported, lineNumber, "1D tables (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
             case "DOMAIN_MIN", "DOMAIN_MAX":

@@ -36,7 +36,7 @@ extension PLYFile {
     /// - Complexity: O(vertices).
     public func cloud(file: String) throws -> VoxelCloud {
         guard let vertex = self[element: "vertex"] else {
-            throw PointPaintError(.missing, file: file, "expected a 'vertex' element, found \(elements.map { "'\($0.name)'" }.joined(separator: ", "))")
+            throw PointPaintError(.missing, file: file, "expected a 'vertex' element, found \(elements.map { PointPaintError.quote($0.name) }.joined(separator: ", "))")
         }
         var axes: [[Float]] = []
         for name in ["x", "y", "z"] {
@@ -135,12 +135,23 @@ extension PLYReader {
     ///
     /// - Complexity: O(file size).
     public static func readCloud(path: String) throws -> VoxelCloud {
-        try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { raw in
-            var (ply, data) = try parseHeader(raw, file: path)
-            if let cloud = directCloud(ply, data) { return cloud }
-            try parseData(&ply, from: data, file: path)
-            return try ply.cloud(file: path)
-        }
+        try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { try readCloud($0, file: path) }
+    }
+
+    /// Reads the cloud of a whole PLY file already in memory (see `readCloud(path:)`); `file`
+    /// names it in errors.
+    ///
+    /// - Complexity: O(bytes.count).
+    package static func readCloud(bytes: [UInt8], file: String) throws -> VoxelCloud {
+        try bytes.withUnsafeBytes { try readCloud($0, file: file) }
+    }
+
+    /// The cloud of the PLY file in `raw`: in one pass when `directCloud` can, else parsed in full.
+    private static func readCloud(_ raw: UnsafeRawBufferPointer, file: String) throws -> VoxelCloud {
+        var (ply, data) = try parseHeader(raw, file: file)
+        if let cloud = directCloud(ply, data) { return cloud }
+        try parseData(&ply, from: data, file: file)
+        return try ply.cloud(file: file)
     }
 
     /// The cloud of a binary file of fixed-size records read straight from `data`, or nil when

@@ -198,7 +198,7 @@ private struct BinaryParser {
         let (total, overflow) = count.multipliedReportingOverflow(by: minimum)
         guard !overflow, total <= cursor.remaining else {
             throw PointPaintError(.tooLarge, file: file, place: .byteOffset(cursor.position),
-                                  "element '\(element.name)' declares \(count) entries of at least \(minimum) bytes, but only \(cursor.remaining) bytes follow")
+                                  "element \(PointPaintError.quote(element.name)) declares \(count) entries of at least \(minimum) bytes, but only \(cursor.remaining) bytes follow")
         }
         if fixed {
             readFixed(&element, stride: minimum)
@@ -243,13 +243,13 @@ private struct BinaryParser {
                     let n = next(c)
                     guard n >= 0 else {
                         throw PointPaintError(.outOfRange, file: file, place: .byteOffset(start),
-                                              "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
+                                              "expected a non-negative list length for \(PointPaintError.quote(p.name)) of \(PointPaintError.name(element.name)) \(entry), found \(Int(n))")
                     }
                     let items = Int(n)
                     let (size, overflow) = items.multipliedReportingOverflow(by: item.size)
                     guard !overflow, size <= cursor.remaining else {
                         throw PointPaintError(.tooLarge, file: file, place: .byteOffset(cursor.position),
-                                              "list '\(p.name)' of \(element.name) \(entry) holds \(items) items of \(item.size) bytes, but only \(cursor.remaining) bytes follow")
+                                              "list \(PointPaintError.quote(p.name)) of \(PointPaintError.name(element.name)) \(entry) holds \(items) items of \(item.size) bytes, but only \(cursor.remaining) bytes follow")
                     }
                     for _ in 0 ..< items { builders[k].append(next(item)) }
                     builders[k].offsets.append(builders[k].count)
@@ -262,7 +262,7 @@ private struct BinaryParser {
     private func need(_ size: Int, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) throws {
         guard size <= cursor.remaining else {
             throw PointPaintError(.malformed, file: file, place: .byteOffset(cursor.position),
-                                  "expected \(size) bytes for '\(p.name)' of \(element.name) \(entry) of \(element.count), found the end of the file")
+                                  "expected \(size) bytes for \(PointPaintError.quote(p.name)) of \(PointPaintError.name(element.name)) \(entry) of \(element.count), found the end of the file")
         }
     }
 }
@@ -310,14 +310,14 @@ private struct ASCIIParser {
         let (needed, overflow) = element.count.multipliedReportingOverflow(by: 2 * props)
         guard !overflow, needed - 1 <= cursor.remaining else {
             throw PointPaintError(.tooLarge, file: file, place: .line(cursor.line),
-                                  "element '\(element.name)' declares \(element.count) entries of \(props) values, more than the \(cursor.remaining) bytes that follow could hold")
+                                  "element \(PointPaintError.quote(element.name)) declares \(element.count) entries of \(props) values, more than the \(cursor.remaining) bytes that follow could hold")
         }
         var builders = element.properties.map { ColumnBuilder(property: $0, count: element.count) }
         for entry in 0 ..< element.count {
             guard !cursor.isAtEnd else {
                 let expected = ASCIIParser.expectedValues(element, found: 0, stillNeeded: 0, property: -1, openList: false)
                 throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
-                                      "expected \(expected) for \(element.name) \(entry) of \(element.count), found the end of the file")
+                                      "expected \(expected) for \(PointPaintError.name(element.name)) \(entry) of \(element.count), found the end of the file")
             }
             var found = 0
             for (k, p) in element.properties.enumerated() {
@@ -333,12 +333,12 @@ private struct ASCIIParser {
                     let n = try value(countToken, c, element, entry, p)
                     guard n >= 0 else {
                         throw PointPaintError(.outOfRange, file: file, place: .line(cursor.line),
-                                              "expected a non-negative list length for '\(p.name)' of \(element.name) \(entry), found \(Int(n))")
+                                              "expected a non-negative list length for \(PointPaintError.quote(p.name)) of \(PointPaintError.name(element.name)) \(entry), found \(Int(n))")
                     }
                     let items = Int(n)
                     guard items <= (cursor.remaining + 1) / 2 else {
                         throw PointPaintError(.tooLarge, file: file, place: .line(cursor.line),
-                                              "list '\(p.name)' of \(element.name) \(entry) holds \(items) items, more than the rest of the file could hold")
+                                              "list \(PointPaintError.quote(p.name)) of \(PointPaintError.name(element.name)) \(entry) holds \(items) items, more than the rest of the file could hold")
                     }
                     found += 1
                     for j in 0 ..< items {
@@ -355,7 +355,7 @@ private struct ASCIIParser {
             while cursor.nextToken() != nil { extra += 1 }
             if extra > 0 {
                 throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
-                                      "expected \(found) value\(found == 1 ? "" : "s") for \(element.name) \(entry) of \(element.count), found \(found + extra)")
+                                      "expected \(found) value\(found == 1 ? "" : "s") for \(PointPaintError.name(element.name)) \(entry) of \(element.count), found \(found + extra)")
             }
             cursor.endLine()
         }
@@ -368,7 +368,7 @@ private struct ASCIIParser {
             cursor.skipBlanks()
             let rest = cursor.restOfLine()
             if rest.contains(where: { !ByteCursor.isBlank($0) }) {
-                let after = lastElement.map { "the last element ('\($0)')" } ?? "the header"
+                let after = lastElement.map { "the last element (\(PointPaintError.quote($0)))" } ?? "the header"
                 throw PointPaintError(.malformed, file: file, place: .line(cursor.line),
                                       "expected the end of the file after \(after), found \(PointPaintError.quote(bytes: rest))")
             }
@@ -392,7 +392,7 @@ private struct ASCIIParser {
                         openList: Bool = false) -> PointPaintError {
         let expected = ASCIIParser.expectedValues(element, found: found, stillNeeded: stillNeeded, property: k, openList: openList)
         return PointPaintError(.malformed, file: file, place: .line(cursor.line),
-                               "expected \(expected) for \(element.name) \(entry) of \(element.count), found \(found)")
+                               "expected \(expected) for \(PointPaintError.name(element.name)) \(entry) of \(element.count), found \(found)")
     }
 
     /// `token` parsed as `type`: integers in decimal (or as an integral number such as `255.0`)
@@ -423,6 +423,6 @@ private struct ASCIIParser {
     }
 
     private func describe(_ type: PLYScalarType, _ element: PLYElement, _ entry: Int, _ p: PLYProperty) -> String {
-        "'\(p.name)' (\(type.headerName)) of \(element.name) \(entry) of \(element.count)"
+        "\(PointPaintError.quote(p.name)) (\(type.headerName)) of \(PointPaintError.name(element.name)) \(entry) of \(element.count)"
     }
 }

@@ -48,7 +48,8 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
         PLYSummary(try PLYReader.read(path: path), path: path)
     }
 
-    /// Several lines, the first naming the file and format.
+    /// Several lines, the first naming the file and format; control and invisible characters of
+    /// the file's names and comments spelled out (`\u{1B}`).
     public var description: String {
         func f(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
         var lines = ["\(path): PLY \(encoding.headerName), \(elements.count) element\(elements.count == 1 ? "" : "s")"]
@@ -68,6 +69,8 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
         lines.append(boundsLine)
         lines.append("  colour: " + (color ?? "none"))
         lines.append("  voxel size: " + (voxelSize.map { "\($0)" } ?? "unknown"))
-        return lines.joined(separator: "\n")
+        // Names and comments are the file's text: nothing in them may clear the terminal or
+        // break a line.
+        return lines.map(PointPaintError.escapingInvisible).joined(separator: "\n")
     }
 }

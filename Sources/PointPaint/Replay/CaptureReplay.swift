@@ -1,14 +1,30 @@
 import Foundation
 
-/// Replays a capture into a `SceneStore`: for each frame, projects its feature points with its
-/// camera, skips those behind the camera or outside the image, samples the colour of the rest
-/// with a `CapturedImageSampler`, and adds the samples to the store. What colour a sample gets
-/// (clamped to the capture's gamut, converted to linear extended sRGB, optionally graded) is
-/// `SampleColorPolicy`'s decision, the same that `pointpaint sample` shows.
+/// Replays a capture — any `CaptureSource` — into a `SceneStore`: for each frame, finds its
+/// points (its feature points, the world points of its depth map, or the recording's own cloud,
+/// as `Options.points` says), projects them with its camera, skips those behind the camera or
+/// outside the image, samples the colour of the rest with a `CapturedImageSampler`, and adds the
+/// samples to the store. What colour a sample gets (clamped to the capture's gamut, converted to
+/// linear extended sRGB, optionally graded) is `SampleColorPolicy`'s decision, the same that
+/// `pointpaint sample` shows.
 ///
-/// Frames are loaded and sampled in parallel (batches across cores), then added to the store in
-/// frame order, so the result is identical whatever the thread count.
+/// Frames come from the source's own frame sequence (`CaptureSource.frames(_:threads:)`: loaded
+/// in parallel batches, or decoded in order on a thread of their own for a video), are sampled
+/// in parallel a batch at a time, then added to the store in frame order, so the result is
+/// identical whatever the thread count.
 public struct CaptureReplay: Sendable {
+    /// Where a frame's points come from.
+    public enum PointSource: String, Sendable, CaseIterable, Hashable {
+        /// The frame's feature points when it has any, else its depth map.
+        case auto
+        /// The frame's feature points only (none for a frame without).
+        case features
+        /// The frame's depth map only (none for a frame without).
+        case depth
+        /// The recording's own point cloud (`CaptureSource.cloudFile`), projected into every frame.
+        case cloud
+    }
+
     /// What to replay and how.
     public struct Options: Sendable {
         /// Frames to replay (indices into the capture); all when nil.
@@ -25,8 +41,13 @@ public struct CaptureReplay: Sendable {
         /// Only part K of N of the frames selected above: the Kth, (K+N)th, … (nil: all). The
         /// stores of all N parts merge into exactly the store of the whole replay.
         public var shard: Shard?
+        /// Where each frame's points come from.
+        public var points: PointSource = .auto
+        /// Which depth pixels become points, for frames whose points come from depth.
+        public var depth = DepthSampling()
 
-        /// Default options: every frame, bilinear, no grade.
+        /// Default options: every frame, bilinear, no grade, feature points or else depth (high
+        /// confidence, up to 5 m, every pixel).
         public init() {}
     }
 
@@ -34,7 +55,7 @@ public struct CaptureReplay: Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Frames replayed.
         public var frames = 0
-        /// Feature points read.
+        /// Points looked at: feature points or cloud points read, and points made from depth.
         public var pointsSeen = 0
         /// Points that got a colour and went into the store.
         public var painted = 0
@@ -46,6 +67,10 @@ public struct CaptureReplay: Sendable {
         public var rejected = 0
         /// Painted samples whose colour lies outside sRGB (wide-colour captures).
         public var outOfSRGB = 0
+        /// Frames whose points came from their depth map.
+        public var depthFrames = 0
+        /// What happened to the depth pixels of those frames.
+        public var depth = DepthPointCounts()
 
         /// Creates zero counts.
         public init() {}
@@ -58,6 +83,8 @@ public struct CaptureReplay: Sendable {
             outside += other.outside
             rejected += other.rejected
             outOfSRGB += other.outOfSRGB
+            depthFrames += other.depthFrames
+            depth.add(other.depth)
         }
     }
 
@@ -74,51 +101,98 @@ public struct CaptureReplay: Sendable {
     }
 
     /// The capture being replayed.
-    public let reader: CaptureReader
-    /// Frames, interpolation, grade and threads of this replay.
+    public let source: any CaptureSource
+    /// Frames, interpolation, grade, threads and points of this replay.
     public let options: Options
     /// What each decoded sample becomes: the capture's primaries and `options.grade`.
     public let colorPolicy: SampleColorPolicy
+    /// The recording's own cloud, read once, for `PointSource.cloud`; nil otherwise.
+    private let cloud: [FeaturePoint]?
 
-    /// Creates a replay of `reader` with `options`.
-    public init(reader: CaptureReader, options: Options = Options()) {
-        self.reader = reader
+    /// Creates a replay of `source` with `options`, reading the recording's own cloud when the
+    /// points come from it.
+    /// - Throws: `.malformed` when the source's parts hold different numbers of frames
+    ///   (`countMismatch`) and the frames asked for (all, when `options.frames` is nil) reach past
+    ///   what all of them have; `.missing` for `PointSource.cloud` when the source ships no cloud;
+    ///   the cloud file's errors.
+    public init(source: any CaptureSource, options: Options = Options()) throws {
+        self.source = source
         self.options = options
-        colorPolicy = SampleColorPolicy(primaries: reader.imageInfo.primaries, grade: options.grade)
+        colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries, grade: options.grade)
+        if let mismatch = source.countMismatch, (options.frames?.upperBound ?? .max) > source.frameCount {
+            throw PointPaintError(.malformed, file: source.path,
+                                  "\(mismatch): frames past \(source.frameCount - 1) lack a part; replay a range within frames 0 to \(source.frameCount - 1)")
+        }
+        if options.points == .cloud {
+            guard let file = source.cloudFile else {
+                throw PointPaintError(.missing, file: source.path,
+                                      "expected the recording's own point cloud to replay, but this \(source.format.displayName) recording has none")
+            }
+            let bytes = try FileBytes.read(file, expected: "the recording's point cloud (PLY)")
+            cloud = try PLYFeaturePoints.parse(bytes, file: file)
+        } else {
+            cloud = nil
+        }
+    }
+
+    /// The frame indices `options.frames` and `options.every` select, in order, before
+    /// `options.shard` takes its part of them.
+    package var selectedFrames: [Int] {
+        let range = (options.frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
+        return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
     }
 
     /// The frame indices this replay visits, in order.
     public var frameIndices: [Int] {
-        let range = (options.frames ?? 0 ..< reader.frameCount).clamped(to: 0 ..< reader.frameCount)
-        let selected = stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1))
-        guard let shard = options.shard else { return Array(selected) }
+        let selected = selectedFrames
+        guard let shard = options.shard else { return selected }
         return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
     }
 
-    /// Loads frame `index` and samples the colour of each of its visible feature points.
+    /// Loads frame `index` and samples it (`samples(of:)`).
     public func samples(ofFrame index: Int) throws -> FrameSamples {
-        let info = reader.imageInfo
-        let image = try reader.image(at: index)
-        let points = try reader.points(at: index)
-        let camera = reader.manifest.frames[index].camera
-        var result = FrameSamples(frame: index)
+        samples(of: try source.frame(at: index))
+    }
+
+    /// Samples the colour of each of `frame`'s points that its camera sees: its feature points
+    /// or the recording's cloud projected into its image, or the points of its depth map, which
+    /// lie in the image by construction (each at its depth pixel's centre).
+    public func samples(of frame: CaptureFrame) -> FrameSamples {
+        let info = source.imageInfo
+        var result = FrameSamples(frame: frame.index)
         result.statistics.frames = 1
-        result.statistics.pointsSeen = points.count
         var coordinates: [SIMD2<Float>] = []
-        coordinates.reserveCapacity(points.count)
-        result.positions.reserveCapacity(points.count)
-        for p in points {
-            switch camera.project(SIMD3<Double>(p.position), width: info.width, height: info.height) {
-            case .visible(let s, let t):
-                coordinates.append(SIMD2(Float(s), Float(t)))
-                result.positions.append(p.position)
-            case .behind:
-                result.statistics.behind += 1
-            case .outside:
-                result.statistics.outside += 1
-            }
+        let points: [FeaturePoint]?
+        switch options.points {
+        case .features: points = frame.points ?? []
+        case .cloud: points = cloud ?? []
+        case .depth: points = frame.depth == nil ? [] : nil
+        case .auto: points = frame.points.flatMap { $0.isEmpty ? nil : $0 } ?? (frame.depth == nil ? frame.points ?? [] : nil)
         }
-        let sampler = CapturedImageSampler(image: image, encoding: info.encoding, siting: info.chromaSiting,
+        if let points {
+            result.statistics.pointsSeen = points.count
+            coordinates.reserveCapacity(points.count)
+            result.positions.reserveCapacity(points.count)
+            let camera = frame.camera
+            for p in points {
+                switch camera.project(SIMD3<Double>(p.position), width: info.width, height: info.height) {
+                case .visible(let s, let t):
+                    coordinates.append(SIMD2(Float(s), Float(t)))
+                    result.positions.append(p.position)
+                case .behind:
+                    result.statistics.behind += 1
+                case .outside:
+                    result.statistics.outside += 1
+                }
+            }
+        } else if let depth = frame.depth {
+            let counts = depth.appendPoints(camera: frame.camera, imageWidth: info.width, imageHeight: info.height, sampling: options.depth,
+                                            positions: &result.positions, coordinates: &coordinates)
+            result.statistics.pointsSeen = counts.points
+            result.statistics.depthFrames = 1
+            result.statistics.depth = counts
+        }
+        let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
         sampler.sample(coordinates, into: &result.colors, space: .capture)
         result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
@@ -159,7 +233,7 @@ public struct CaptureReplay: Sendable {
     public func run(into store: inout SceneStore, publishingTo live: LiveCloud, speed: Double = 0) throws -> Statistics {
         defer { live.finish() }
         let indices = frameIndices
-        let frames = reader.manifest.frames
+        let times = speed > 0 ? try indices.map { try source.frameInfo(at: $0).timestamp } : []
         live.publish(cloud: store.cloud(), framesDone: 0, frameCount: indices.count)
         guard live.waitIfPaused() else { return Statistics() }
         var due = Date()  // when the frame just published was due on the paced clock
@@ -167,7 +241,7 @@ public struct CaptureReplay: Sendable {
             live.publish(cloud: store.cloud(), framesDone: state.done)
             guard state.done < state.total else { return true }
             if speed > 0 {
-                let gap = (frames[indices[state.done]].timestamp - frames[indices[state.done - 1]].timestamp) / speed
+                let gap = (times[state.done] - times[state.done - 1]) / speed
                 due = max(due.addingTimeInterval(gap), Date())
                 guard live.pace(seconds: due.timeIntervalSinceNow) else { return false }
             }
@@ -180,19 +254,25 @@ public struct CaptureReplay: Sendable {
     /// Replays into `store`, calling `afterFrame` with the progress and the store itself after
     /// each frame has been added; `afterFrame` returns false to stop early.
     /// - Returns: the counts of the frames replayed.
+    /// - Throws: the first error loading a frame, after the frames before it have been added.
     @discardableResult
     public func run(into store: inout SceneStore, afterFrame: (Progress, SceneStore) -> Bool) throws -> Statistics {
         let indices = frameIndices
         var statistics = Statistics()
         let threads = max(1, options.threads)
-        let batchSize = threads == 1 ? 1 : threads * 4
+        let batchSize = threads == 1 ? 1 : threads * 2
+        let sequence = source.frames(indices, threads: threads)
         var done = 0
-        var start = 0
-        while start < indices.count {
-            let batch = Array(indices[start ..< min(start + batchSize, indices.count)])
-            start += batch.count
-            let results = try sampleBatch(batch, threads: threads)
-            for var frame in results {
+        var failure: Error?
+        while failure == nil {
+            var batch: [CaptureFrame] = []
+            do {
+                while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
+            } catch {
+                failure = error
+            }
+            guard !batch.isEmpty else { break }
+            for var frame in sampleBatch(batch, threads: threads) {
                 let accepted = store.add(points: frame.positions, colors: frame.colors, frame: frame.frame)
                 frame.statistics.painted = accepted
                 frame.statistics.rejected = frame.positions.count - accepted
@@ -200,23 +280,24 @@ public struct CaptureReplay: Sendable {
                 done += 1
                 if !afterFrame(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count), store) { return statistics }
             }
+            if batch.count < batchSize { break }
         }
+        if let failure { throw failure }
         return statistics
     }
 
-    /// Samples `batch` on up to `threads` threads; results in batch order, the first error (in
-    /// frame order) thrown.
-    private func sampleBatch(_ batch: [Int], threads: Int) throws -> [FrameSamples] {
+    /// Samples `batch` on up to `threads` threads; results in batch order.
+    private func sampleBatch(_ batch: [CaptureFrame], threads: Int) -> [FrameSamples] {
         if threads == 1 || batch.count == 1 {
-            return try batch.map { try samples(ofFrame: $0) }
+            return batch.map { samples(of: $0) }
         }
-        var results = [Result<FrameSamples, Error>?](repeating: nil, count: batch.count)
+        var results = [FrameSamples?](repeating: nil, count: batch.count)
         results.withUnsafeMutableBufferPointer { buffer in
             let out = SendablePointer(buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-                out.base[i] = Result { try samples(ofFrame: batch[i]) }
+                out.base[i] = samples(of: batch[i])
             }
         }
-        return try results.map { try $0!.get() }
+        return results.map { $0! }
     }
 }

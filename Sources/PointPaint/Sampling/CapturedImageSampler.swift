@@ -4,9 +4,13 @@ import Foundation
 /// top-left of the sensor-oriented image), exactly per the standard and without converting the
 /// whole frame.
 ///
-/// Bilinear sampling interpolates Y and CbCr separately (each at its own plane's texel
-/// positions, honouring chroma siting, edges clamped) and then applies the matrix; nearest
-/// sampling takes the texel of each plane that covers the point. Colours in the spaces that
+/// Every subsampling is sampled in its own planes: bilinear sampling interpolates Y and CbCr
+/// separately (each at its own plane's texel positions, edges clamped) and then applies the
+/// matrix; nearest sampling takes the texel of each plane whose sample lies nearest the point.
+/// Chroma sample positions follow the siting, scaled per axis by the subsampling factor
+/// (DESIGN.md, "Colour, exactly"): chroma texel (i, j) of a plane subsampled by (fx, fy) sits at
+/// luma position ((i + ½)·fx, (j + ½)·fy) for centre siting and (i·fx + ½, (j + ½)·fy) for left
+/// siting, so 4:4:4 chroma sits at the luma centres whatever the siting. Colours in the spaces that
 /// convert follow `SampleColorPolicy` (clamped to the capture's gamut, then converted), the same
 /// policy replay uses. A sampler is an immutable value holding a reference to immutable image
 /// bytes: share it freely between threads.
@@ -25,7 +29,7 @@ public struct CapturedImageSampler: Sendable {
     }
 
     /// The image.
-    public let image: NV12Image
+    public let image: YCbCrImage
     /// Matrix and range used to decode.
     public let encoding: YCbCrEncoding
     /// Chroma siting of the image.
@@ -47,11 +51,18 @@ public struct CapturedImageSampler: Sendable {
     @usableFromInline let gCb: Float
     @usableFromInline let gCr: Float
     @usableFromInline let bCb: Float
-    /// Chroma x shift in chroma texels: −0.5 for centre siting, −0.25 for left.
-    @usableFromInline let chromaShift: Float
+    // Chroma texel position of luma position (x, y) (pixel units, 0…width): (x·scale.x + shift.x,
+    // y·scale.y + shift.y); scale is 1 / the subsampling factor (½ or 1, exact), shift is −½ for
+    // centre siting and −½/factor (−¼ for a factor of 2) horizontally for left siting. Nearest
+    // sampling floors the position plus ½, folded into `nearestShift`.
+    @usableFromInline let chromaScale: SIMD2<Float>
+    @usableFromInline let chromaShift: SIMD2<Float>
+    @usableFromInline let nearestShift: SIMD2<Float>
+    /// The chroma plane's size in texels (computed once: it divides by the factors).
+    @usableFromInline let chromaSize: SIMD2<Int>
 
     /// A sampler over `image` decoded with `encoding`.
-    public init(image: NV12Image, encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center,
+    public init(image: YCbCrImage, encoding: YCbCrEncoding = .arkit, siting: ChromaSiting = .center,
                 primaries: ColorPrimaries = .srgb, interpolation: Interpolation = .bilinear, edgePolicy: EdgePolicy = .reject) {
         self.image = image
         self.encoding = encoding
@@ -68,7 +79,11 @@ public struct CapturedImageSampler: Sendable {
         gCb = Float(c.gCb * cs / 255)
         gCr = Float(c.gCr * cs / 255)
         bCb = Float(c.bCb * cs / 255)
-        chromaShift = siting == .center ? -0.5 : -0.25
+        let factor = SIMD2(Float(image.subsampling.horizontal), Float(image.subsampling.vertical))
+        chromaScale = 1 / factor
+        chromaShift = SIMD2(siting == .center ? -0.5 : -0.5 / factor.x, -0.5)
+        nearestShift = chromaShift + 0.5
+        chromaSize = SIMD2(image.chromaWidth, image.chromaHeight)
     }
 
     /// A sampler over a frame, decoding as the capture's manifest says. Pass `encoding` to
@@ -161,8 +176,8 @@ public struct CapturedImageSampler: Sendable {
     /// the float colour (`ColorMath.byte`). This is the float path for whole frames that need a
     /// colour conversion (wide-colour captures shown as sRGB); frames already in sRGB primaries
     /// convert much faster with `FrameConverter`, whose bilinear output this matches within a
-    /// level (for nearest, give the sampler centre siting to match `FrameConverter`'s
-    /// 2×2 blocks).
+    /// level (for nearest, give the sampler centre siting to match `FrameConverter`'s blocks of
+    /// pixels sharing one chroma sample).
     /// - Parameter threads: cores to split the rows over; the output is the same for any count.
     /// - Returns: `width * height * layout.bytesPerPixel` bytes, row by row (alpha 255).
     /// - Complexity: O(width × height).
@@ -210,15 +225,16 @@ public struct CapturedImageSampler: Sendable {
     @inlinable @inline(__always)
     func codes(_ p: SIMD2<Float>, _ luma: UnsafeRawPointer, _ chroma: UnsafeRawPointer) -> SIMD3<Float> {
         let w = image.width, h = image.height
-        let cw = w >> 1, ch = h >> 1
+        let cw = chromaSize.x, ch = chromaSize.y
         let x = p.x * Float(w), y = p.y * Float(h)
         let lumaBase = luma + image.lumaOffset, chromaBase = chroma + image.chromaOffset
         let ls = image.lumaStride, cs = image.chromaStride
         switch interpolation {
         case .nearest:
             let ix = min(Int(x), w - 1), iy = min(Int(y), h - 1)
-            let cx = min(Int(x * 0.5 + chromaShift + 0.5), cw - 1)  // the argument is ≥ 0: truncation is floor
-            let cy = min(Int(y * 0.5), ch - 1)
+            // The arguments are ≥ 0 (shifts ≥ 0 here): truncation is floor.
+            let cx = min(Int(x * chromaScale.x + nearestShift.x), cw - 1)
+            let cy = min(Int(y * chromaScale.y + nearestShift.y), ch - 1)
             let yv = lumaBase.load(fromByteOffset: iy * ls + ix, as: UInt8.self)
             let c = chromaBase + cy * cs + 2 * cx
             return SIMD3(Float(yv), Float(c.load(as: UInt8.self)), Float(c.load(fromByteOffset: 1, as: UInt8.self)))
@@ -233,8 +249,8 @@ public struct CapturedImageSampler: Sendable {
             let top = Float(r0.load(fromByteOffset: lx0, as: UInt8.self)) * (1 - ax) + Float(r0.load(fromByteOffset: lx1, as: UInt8.self)) * ax
             let bottom = Float(r1.load(fromByteOffset: lx0, as: UInt8.self)) * (1 - ax) + Float(r1.load(fromByteOffset: lx1, as: UInt8.self)) * ax
             let yv = top + (bottom - top) * ay
-            // Chroma: half resolution, shifted by the siting.
-            let qx = x * 0.5 + chromaShift, qy = y * 0.5 - 0.5
+            // Chroma: at its plane's resolution, shifted by the siting.
+            let qx = x * chromaScale.x + chromaShift.x, qy = y * chromaScale.y + chromaShift.y
             let c0 = Self.floor(qx), d0 = Self.floor(qy)
             let bx = qx - Float(c0), by = qy - Float(d0)
             let cx0 = min(max(c0, 0), cw - 1), cx1 = min(max(c0 + 1, 0), cw - 1)

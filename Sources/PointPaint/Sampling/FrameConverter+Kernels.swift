@@ -54,9 +54,9 @@ struct FramePlanes: @unchecked Sendable {
     let output: UnsafeMutableRawPointer
     let layout: PixelLayout
 
-    init(image: NV12Image, luma: UnsafeRawBufferPointer, chroma: UnsafeRawBufferPointer,
+    init(image: YCbCrImage, luma: UnsafeRawBufferPointer, chroma: UnsafeRawBufferPointer,
          output: UnsafeMutableRawBufferPointer, layout: PixelLayout) {
-        // NV12Image's initialiser already checked that both planes fit their buffers.
+        // YCbCrImage's initialiser already checked that both planes fit their buffers.
         precondition(output.count >= image.width * image.height * layout.bytesPerPixel, "output too small")
         width = image.width
         height = image.height
@@ -277,7 +277,7 @@ struct FramePlanes: @unchecked Sendable {
     }
 
     /// Copies `pixels` RGBA pixels to RGB.
-    private func dropAlpha(from s: UnsafeRawPointer, to d: UnsafeMutableRawPointer, pixels: Int) {
+    func dropAlpha(from s: UnsafeRawPointer, to d: UnsafeMutableRawPointer, pixels: Int) {
         var i = 0
         // Four bytes stored a pixel, advancing three: the fourth is overwritten by the next pixel.
         while i < pixels - 1 {
@@ -347,7 +347,7 @@ struct FramePlanes: @unchecked Sendable {
     /// bits, so LLVM can compile a product to one `pmaddwd` (SSE2 has no 32-bit multiply; AVX2's
     /// `vpmulld` is two µops and ten cycles). It does so for most of them: coefficients it
     /// spills, or whose sign extension it no longer sees after hoisting, stay `pmulld`.
-    private struct BilinearTerms {
+    struct BilinearTerms {
         let lumaExtra: Int16, red: Int16, greenCb: Int16, greenCr: Int16, blue: Int16
         let redBias: Int32, greenBias: Int32, blueBias: Int32
 
@@ -377,7 +377,7 @@ struct FramePlanes: @unchecked Sendable {
 
     /// `v[i] = 3·near[i] + far[i]` for `i < count` (0…1020: quarters of a code).
     @inline(__always)
-    private static func blendRows(near: UnsafeRawPointer, far: UnsafeRawPointer, count: Int, into v: UnsafeMutablePointer<Int16>) {
+    static func blendRows(near: UnsafeRawPointer, far: UnsafeRawPointer, count: Int, into v: UnsafeMutablePointer<Int16>) {
         let out = UnsafeMutableRawPointer(v)
         var i = 0
         while i + 16 <= count {
@@ -403,7 +403,7 @@ struct FramePlanes: @unchecked Sendable {
     /// pairs −1 and `cw` set to the clamped edges; the last step reads and writes past the row,
     /// into the scratch rows' spare room.
     @inline(__always)
-    private static func upsampleRow(_ v: UnsafeMutablePointer<Int16>, into h: UnsafeMutablePointer<Int16>, chromaWidth cw: Int,
+    static func upsampleRow(_ v: UnsafeMutablePointer<Int16>, into h: UnsafeMutablePointer<Int16>, chromaWidth cw: Int,
                                      left: Bool) {
         let src = UnsafeRawPointer(v), dst = UnsafeMutableRawPointer(h)
         var i = 0
@@ -432,7 +432,7 @@ struct FramePlanes: @unchecked Sendable {
     /// Decodes one row to RGBA from luma `y` and per-pixel Cb,Cr `h` (sixteenths, `Int16`
     /// pairs), 8 pixels a step, the last `width % 8` scalar.
     @inline(__always)
-    private func decodeRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int16>, _ o: UnsafeMutableRawPointer, _ t: BilinearTerms) {
+    func decodeRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int16>, _ o: UnsafeMutableRawPointer, _ t: BilinearTerms) {
         let hc = UnsafeRawPointer(h)
         let lumaExtra = SIMD8<Int32>(repeating: Int32(t.lumaExtra)), red = SIMD8<Int32>(repeating: Int32(t.red))
         let greenCb = SIMD8<Int32>(repeating: Int32(t.greenCb)), greenCr = SIMD8<Int32>(repeating: Int32(t.greenCr))
@@ -523,7 +523,7 @@ struct FramePlanes: @unchecked Sendable {
     }
 
     /// Decodes one row from luma and per-pixel chroma in sixteenths.
-    private func decodeBilinearRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int32>, _ o: UnsafeMutableRawPointer,
+    func decodeBilinearRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int32>, _ o: UnsafeMutableRawPointer,
                                    _ k: FrameConverterConstants) {
         let bpp = layout.bytesPerPixel
         for x in 0 ..< width {

@@ -5,23 +5,26 @@ extension FrameConverter {
     /// `convert`, about two orders of magnitude slower; tests hold the fast path to it.
     ///
     /// - Complexity: O(width × height).
-    public func convertReference(_ image: NV12Image, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
+    public func convertReference(_ image: YCbCrImage, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
                                  into output: inout [UInt8]) {
         let bpp = layout.bytesPerPixel
         let count = image.width * image.height * bpp
         if output.count != count { output = [UInt8](repeating: 0, count: count) }
         let cw = image.chromaWidth, ch = image.chromaHeight
+        let fx = image.subsampling.horizontal, fy = image.subsampling.vertical
         for y in 0 ..< image.height {
             for x in 0 ..< image.width {
                 let (cb, cr): (Double, Double)
                 switch interpolation {
                 case .nearest:
-                    let c = image.chromaValue(x: x / 2, y: y / 2)
+                    // The chroma sample of the block of fx × fy pixels this one belongs to.
+                    let c = image.chromaValue(x: x / fx, y: y / fy)
                     (cb, cr) = (Double(c.cb), Double(c.cr))
                 case .bilinear:
-                    // Chroma texel position of this pixel's centre, DESIGN.md.
-                    let px = (Double(x) + 0.5) / 2 - 0.5 + (siting == .left ? 0.25 : 0)
-                    let py = (Double(y) + 0.5) / 2 - 0.5
+                    // Chroma texel position of this pixel's centre, DESIGN.md, per axis: texel i
+                    // sits at luma position (i + 0.5)·f (centre) or i·f + 0.5 (left, horizontally).
+                    let px = siting == .left ? Double(x) / Double(fx) : (Double(x) + 0.5) / Double(fx) - 0.5
+                    let py = (Double(y) + 0.5) / Double(fy) - 0.5
                     let fx = px.rounded(.down), fy = py.rounded(.down)
                     let ax = px - fx, ay = py - fy
                     let x0 = min(max(Int(fx), 0), cw - 1), x1 = min(max(Int(fx) + 1, 0), cw - 1)

@@ -88,8 +88,8 @@ extension SceneStore {
                 let e: Entry = policy == .mean
                     ? Entry(key: key, r: Int32(truncatingIfNeeded: Record.fixed(v.x)), g: Int32(truncatingIfNeeded: Record.fixed(v.y)),
                             b: Int32(truncatingIfNeeded: Record.fixed(v.z)), index: UInt32(j))
-                    : Entry(key: key, r: Int32(bitPattern: v.x.bitPattern), g: Int32(bitPattern: v.y.bitPattern),
-                            b: Int32(bitPattern: v.z.bitPattern), index: UInt32(j))
+                    : Entry(key: key, r: Int32(truncatingIfNeeded: Record.bits(v.x)), g: Int32(truncatingIfNeeded: Record.bits(v.y)),
+                            b: Int32(truncatingIfNeeded: Record.bits(v.z)), index: UInt32(j))
                 let k = part(key, partBits: partBits)
                 entries[cursors[k]] = e
                 cursors[k] += 1

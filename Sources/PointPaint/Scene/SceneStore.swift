@@ -18,8 +18,9 @@ import Foundation
 ///   so a voxel's mean is within 2⁻²⁴ of the exact mean of its samples, and sums are exact
 ///   integers independent of order: merging stores gives bit-identical results to one store fed
 ///   everything.
-/// - `latest` / `first` keep one sample exactly (all Float bits), chosen by frame index; ties
-///   go to the sample added last (`latest`) or first (`first`). The kept sample's frame is the
+/// - `latest` / `first` keep one sample exactly (all Float bits; like `mean`, NaN as 0 and
+///   channels clamped to ±64), chosen by frame index; ties go to the sample added last
+///   (`latest`) or first (`first`). The kept sample's frame is the
 ///   voxel's `lastFrame` (latest) or `firstFrame` (first).
 ///
 /// ## Limits
@@ -286,8 +287,14 @@ extension SceneStore {
             return 0
         }
 
+        /// A kept sample's channel (latest, first) as stored: its Float bits, cleaned as `fixed`
+        /// cleans a mean's samples (NaN as 0, clamped to ±64), so no policy writes a NaN or an
+        /// infinity.
         @inline(__always)
-        static func bits(_ v: Float) -> Int64 { Int64(v.bitPattern) }
+        static func bits(_ v: Float) -> Int64 {
+            let kept: Float = v.isNaN ? 0 : min(max(v, -64), 64)
+            return Int64(kept.bitPattern)
+        }
 
         func color(_ policy: AccumulationPolicy) -> SIMD3<Float> {
             StoredVoxel.color(r: r, g: g, b: b, count: count, policy: policy)

@@ -5,7 +5,7 @@ import Foundation
 /// after creation.
 ///
 /// The bytes are reached only inside `withUnsafeBytes`; no pointer to them leaves this type.
-/// Image planes (`NV12Image`) and PLY files being parsed are held this way.
+/// Image planes (`YCbCrImage`) and PLY files being parsed are held this way.
 public final class MappedBytes: @unchecked Sendable {
     /// The first byte (nil when empty); owned: unmapped or deallocated in `deinit`.
     @usableFromInline let base: UnsafeRawPointer?

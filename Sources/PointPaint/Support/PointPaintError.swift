@@ -46,7 +46,7 @@ public struct PointPaintError: Error, Sendable, CustomStringConvertible, Equatab
             case .line(let line): "line \(line)"
             case .byteOffset(let offset): "byte offset \(offset)"
             case .frame(let frame): "frame \(frame)"
-            case .element(let name, let index): "\(name) \(index)"
+            case .element(let name, let index): "\(PointPaintError.name(name)) \(index)"
             case .part(let name): name
             }
         }
@@ -69,9 +69,15 @@ public struct PointPaintError: Error, Sendable, CustomStringConvertible, Equatab
         self.message = message
     }
 
-    /// One line: `file: place: message`, leaving out the parts that are absent.
+    /// The longest file name an error line shows whole (longer ones are cut, as `quote` cuts).
+    static let longestFileShown = 300
+
+    /// One line: `file: place: message`, leaving out the parts that are absent. Whatever a file
+    /// put into them, the line shows no control or invisible character (they are spelled out as
+    /// `quote` spells them) and no file name longer than `longestFileShown`.
     public var description: String {
-        [file, place?.description, message].compactMap { $0 }.joined(separator: ": ")
+        [file.map { Self.name($0, limit: Self.longestFileShown) }, place?.description, Self.escapingInvisible(message)]
+            .compactMap { $0 }.joined(separator: ": ")
     }
 }
 
@@ -92,76 +98,113 @@ extension PointPaintError {
     }
 
     /// `text` as it may appear inside an error line: in single quotes, at most `limit`
-    /// characters, with control characters, escapes, line breaks and invisible characters
+    /// characters shown, with control characters, escapes, line breaks and invisible characters
     /// (zero-width spaces, no-break spaces, byte-order marks) spelled out as `\n`, `\u{1B}`,
-    /// `\u{FEFF}`, so nothing a file holds can clear a terminal, split the line or pass
-    /// unseen. Longer text is cut, followed by `…` and the count of what was left out.
+    /// `\u{FEFF}` (each counting as the characters it takes), so nothing a file holds can clear
+    /// a terminal, split the line or pass unseen. Longer text is cut, followed by `…` and the
+    /// count of what was left out.
     public static func quote(_ text: some StringProtocol, limit: Int = 40) -> String {
         var out = "'"
         var shown = 0
         var rest = 0
         for scalar in text.unicodeScalars {
-            if shown < limit {
-                out += visible(scalar)
-                shown += 1
-            } else {
-                rest += 1
+            if rest == 0 {
+                let piece = visible(scalar)
+                if shown + piece.unicodeScalars.count <= limit {
+                    out += piece
+                    shown += piece.unicodeScalars.count
+                    continue
+                }
             }
+            rest += 1
         }
         return out + (rest == 0 ? "'" : "'… (\(rest) more character\(rest == 1 ? "" : "s"))")
+    }
+
+    /// `text` bare when it is at most `limit` characters, all of them visible (a PLY element or
+    /// property name, a path: they read best without quotes), else as `quote(_:limit:)` shows it.
+    public static func name(_ text: some StringProtocol, limit: Int = 40) -> String {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            guard count <= limit, !isInvisible(scalar) else { return quote(text, limit: limit) }
+        }
+        return String(text)
+    }
+
+    /// `text` with each invisible character (see `quote(_:limit:)`) spelled out, and nothing else
+    /// changed.
+    public static func escapingInvisible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            out += isInvisible(scalar) ? escaped(scalar) : String(scalar)
+        }
+        return out
     }
 
     /// `bytes` as text for an error line, quoted as `quote(_:limit:)` does: decoded as UTF-8
     /// (an invalid byte shows as `\u{FFFD}`), and only as far as is shown, so a megabyte-long
     /// header line costs nothing.
     public static func quote(bytes: some Collection<UInt8>, limit: Int = 40) -> String {
-        var source = CountingIterator(base: bytes.makeIterator())
-        var decoder = UTF8()
+        var source = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
         var out = "'"
         var shown = 0
-        decoding: while shown < limit {
-            switch decoder.decode(&source) {
-            case .scalarValue(let s): out += visible(s)
-            case .error: out += visible("\u{FFFD}")
-            case .emptyInput: break decoding
+        var consumed = 0
+        var rest = 0
+        decoding: while true {
+            let piece: String
+            let length: Int
+            switch parser.parseScalar(from: &source) {
+            case .valid(let encoded):
+                piece = visible(Unicode.UTF8.decode(encoded))
+                length = encoded.count
+            case .error(let bad):
+                piece = visible("\u{FFFD}")
+                length = bad
+            case .emptyInput:
+                break decoding
             }
-            shown += 1
+            guard shown + piece.unicodeScalars.count <= limit else {
+                rest = bytes.count - consumed
+                break
+            }
+            out += piece
+            shown += piece.unicodeScalars.count
+            consumed += length
         }
-        let rest = bytes.count - source.consumed
         return out + (rest <= 0 ? "'" : "'… (\(rest) more byte\(rest == 1 ? "" : "s"))")
     }
 
-    /// Counts the bytes a decoder has taken.
-    private struct CountingIterator<Base: IteratorProtocol<UInt8>>: IteratorProtocol {
-        var base: Base
-        var consumed = 0
-        mutating func next() -> UInt8? {
-            guard let byte = base.next() else { return nil }
-            consumed += 1
-            return byte
+    /// `scalar` as `quote` shows it: quotes and backslashes escaped, invisible characters
+    /// spelled out.
+    private static func visible(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\\": return "\\\\"
+        case "'": return "\\'"
+        default: return isInvisible(scalar) ? escaped(scalar) : String(scalar)
         }
     }
 
-    private static func visible(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        case "\t": return "\\t"
-        case "\\": return "\\\\"
-        case "'": return "\\'"
-        default: break
-        }
-        let value = scalar.value
-        let invisible: Bool
+    /// Whether `scalar` would not show as itself on a terminal: a control character (line
+    /// breaks and escapes among them), a format or separator character other than the space,
+    /// a private-use, surrogate or unassigned code, or U+FFFD (which would hide a bad byte).
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
-            invisible = true
-        case .spaceSeparator:
-            invisible = value != 0x20
-        default:
-            invisible = value == 0xFFFD
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned: true
+        case .spaceSeparator: scalar.value != 0x20
+        default: scalar.value == 0xFFFD
         }
-        guard invisible else { return String(scalar) }
-        return "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+    }
+
+    /// An invisible `scalar` spelled out: `\n`, `\r`, `\t`, else `\u{1B}`.
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }
     }
 }

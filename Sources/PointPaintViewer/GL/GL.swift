@@ -165,3 +165,79 @@ final class GLFramebuffer {
         return flipped
     }
 }
+
+/// A 2D texture read with `texelFetch` (nearest, clamped): a render target's colour or depth.
+@MainActor
+final class GLTexture2D {
+    private let name = GLName(glGenTextures, delete: glDeleteTextures)
+    /// The texture name.
+    var id: GLuint { name.id }
+
+    /// Allocates `width × height` texels of `internalFormat` (contents undefined).
+    init(width: Int, height: Int, internalFormat: Int32, format: Int32, type: Int32) {
+        glBindTexture(GLe(GL_TEXTURE_2D), id)
+        glTexImage2D(GLe(GL_TEXTURE_2D), 0, internalFormat, GLsizei(width), GLsizei(height), 0, GLe(format), GLe(type), nil)
+        for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
+            glTexParameteri(GLe(GL_TEXTURE_2D), GLe(parameter), GL_NEAREST)
+        }
+        for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
+            glTexParameteri(GLe(GL_TEXTURE_2D), GLe(parameter), GL_CLAMP_TO_EDGE)
+        }
+    }
+}
+
+/// An offscreen framebuffer whose colour (RGBA8) and depth (24-bit) are textures, so a later pass
+/// can read them (the eye-dome lighting pass).
+@MainActor
+final class GLTextureFramebuffer {
+    private let framebuffer = GLName(glGenFramebuffers, delete: glDeleteFramebuffers)
+    /// The colour texture.
+    let color: GLTexture2D
+    /// The depth texture.
+    let depth: GLTexture2D
+    /// Size in pixels.
+    let width: Int, height: Int
+    /// The framebuffer name.
+    var id: GLuint { framebuffer.id }
+
+    /// Creates and checks the framebuffer; throws when the driver rejects it.
+    init(width: Int, height: Int) throws {
+        self.width = width
+        self.height = height
+        color = GLTexture2D(width: width, height: height, internalFormat: GL_RGBA8, format: GL_RGBA, type: GL_UNSIGNED_BYTE)
+        depth = GLTexture2D(width: width, height: height, internalFormat: GL_DEPTH_COMPONENT24, format: GL_DEPTH_COMPONENT,
+                            type: GL_UNSIGNED_INT)
+        glBindFramebuffer(GLe(GL_FRAMEBUFFER), id)
+        glFramebufferTexture2D(GLe(GL_FRAMEBUFFER), GLe(GL_COLOR_ATTACHMENT0), GLe(GL_TEXTURE_2D), color.id, 0)
+        glFramebufferTexture2D(GLe(GL_FRAMEBUFFER), GLe(GL_DEPTH_ATTACHMENT), GLe(GL_TEXTURE_2D), depth.id, 0)
+        let status = glCheckFramebufferStatus(GLe(GL_FRAMEBUFFER))
+        guard status == GLe(GL_FRAMEBUFFER_COMPLETE) else {
+            throw PointPaintError(.unsupported, "the eye-dome lighting framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+        }
+    }
+
+    /// Binds it for drawing.
+    func bind() { glBindFramebuffer(GLe(GL_FRAMEBUFFER), id) }
+}
+
+/// A buffer texture of unsigned integer pairs (`usamplerBuffer`, RG32UI): the level-of-detail tree
+/// the points shader walks.
+@MainActor
+final class GLBufferTexture {
+    private let buffer = GLBuffer()
+    private let texture = GLName(glGenTextures, delete: glDeleteTextures)
+    /// The texture name.
+    var id: GLuint { texture.id }
+
+    /// Creates it holding one zero pair.
+    init() {
+        upload([.zero])
+    }
+
+    /// Replaces the contents.
+    func upload(_ values: [SIMD2<UInt32>]) {
+        buffer.upload(values.isEmpty ? [.zero] : values, target: GL_TEXTURE_BUFFER, usage: GL_STREAM_DRAW)
+        glBindTexture(GLe(GL_TEXTURE_BUFFER), id)
+        glTexBuffer(GLe(GL_TEXTURE_BUFFER), GLe(GL_RG32UI), buffer.id)
+    }
+}

@@ -60,6 +60,8 @@ public final class ShaderProgram: UniformSink {
     public func set(_ name: String, _ value: SIMD3<Float>) { glUniform3f(location(name), value.x, value.y, value.z) }
     /// Sets an int, bool or sampler uniform.
     public func set(_ name: String, _ value: Int32) { glUniform1i(location(name), value) }
+    /// Sets an ivec2 uniform.
+    func set(_ name: String, _ value: SIMD2<Int32>) { glUniform2i(location(name), value.x, value.y) }
     /// Sets a mat4 uniform.
     func set(_ name: String, _ value: Matrix4x4f) {
         value.floats.withUnsafeBufferPointer { glUniformMatrix4fv(location(name), 1, GLboolean(GL_FALSE), $0.baseAddress) }

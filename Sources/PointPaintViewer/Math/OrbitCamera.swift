@@ -27,8 +27,10 @@ public struct OrbitCamera: Sendable, Equatable {
     public var mode: Mode = .turntable
     /// Centre of the scene's bounding sphere, used for the clip planes.
     public var sceneCenter: SIMD3<Float>
-    /// Radius of the scene's bounding sphere, used for the clip planes and zoom limits.
+    /// Radius of the scene's bounding sphere, used for the clip planes.
     public var sceneRadius: Float
+    /// Radius of what the camera frames (the cloud's bulk), used for the zoom limits.
+    public var focusRadius: Float
 
     /// A camera looking at `target` from `distance` at the given angles in degrees.
     public init(target: SIMD3<Float> = .zero, distance: Float = 3, yawDegrees: Float = 0, pitchDegrees: Float = 0,
@@ -39,6 +41,7 @@ public struct OrbitCamera: Sendable, Equatable {
         self.fovY = fovYDegrees * .pi / 180
         self.sceneCenter = sceneCenter ?? target
         self.sceneRadius = sceneRadius
+        self.focusRadius = sceneRadius
     }
 
     /// The camera-to-world rotation for yaw and pitch in degrees.
@@ -144,7 +147,7 @@ public struct OrbitCamera: Sendable, Equatable {
     /// Zooms by `factor` (below 1 moves closer) keeping the point under `ndc` fixed on screen:
     /// that point, on the plane through the target facing the camera, stays under the cursor.
     public mutating func zoom(factor: Float, toward ndc: SIMD2<Float> = .zero, aspect: Float) {
-        let minimum = max(sceneRadius, 1e-6) * 1e-3, maximum = max(sceneRadius, 1e-6) * 1e3
+        let minimum = max(focusRadius, 1e-6) * 1e-3, maximum = max(sceneRadius, focusRadius, 1e-6) * 1e3
         let newDistance = min(max(distance * factor, minimum), maximum)
         let f = newDistance / distance
         let t = tan(fovY / 2) * distance
@@ -153,13 +156,14 @@ public struct OrbitCamera: Sendable, Equatable {
         distance = newDistance
     }
 
-    /// Frames `framing`: the target moves to the scene's centre and the distance is the nearest
-    /// at which the boxes' bounds fit the viewport from the current direction, keeping the
-    /// orientation.
+    /// Frames `framing`: the target moves to the centre of its framed box (the bulk) and the
+    /// distance is the nearest at which that box fits the viewport from the current direction,
+    /// keeping the orientation; the clip planes take in every point.
     public mutating func fit(_ framing: SceneFraming, aspect: Float) {
         target = framing.center
-        sceneCenter = framing.center
-        sceneRadius = framing.radius
+        sceneCenter = framing.fullCenter
+        sceneRadius = framing.fullRadius
+        focusRadius = framing.radius
         let tanY = tan(fovY / 2), tanX = tanY * aspect
         // The nearest distance at which every corner of the boxes' bounds projects inside the
         // view from the current direction (a bounding sphere would leave a wide, flat scene

@@ -16,6 +16,16 @@ public enum ColorStyle: String, Sendable, CaseIterable {
     case gamut
 }
 
+/// A screen-space pass over what a strategy drew, applied by the renderer after the voxels and
+/// before the overlays.
+public enum ScreenSpaceShading: String, Sendable, CaseIterable {
+    /// The picture as drawn.
+    case none
+    /// Eye-dome lighting (`edl.frag`): darkens pixels whose neighbours lie in front of them in
+    /// log depth, outlining shapes in unlit points (while the viewer's eye-dome lighting is on).
+    case eyeDome
+}
+
 /// The shaders of one program: the vertex stage, the colour style and the fragment stage's main
 /// file (which calls `styleColor`).
 public struct StrategyShaders: Sendable, Equatable, Hashable {
@@ -66,6 +76,8 @@ public protocol RenderStrategy: AnyObject {
     /// Sets the strategy's own uniforms for a frame. The renderer has set the camera, the box size,
     /// pixel-sized points (`pointSize`, `worldPointSize` 0) and the colour cube before.
     func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry)
+    /// The screen-space pass after drawing `geometry`.
+    func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading
 }
 
 extension RenderStrategy {
@@ -80,6 +92,10 @@ extension RenderStrategy {
     /// Points as large as the boxes they stand in for.
     public func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
         StrategyDefaults.configure(uniforms, settings: settings, geometry: geometry)
+    }
+    /// Eye-dome lighting for points (unlit), none for boxes (lit or exact by design).
+    public func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading {
+        StrategyDefaults.screenSpaceShading(for: geometry)
     }
 }
 
@@ -106,6 +122,11 @@ enum StrategyDefaults {
         guard geometry == .points else { return }
         uniforms.set("worldPointSize", settings.boxSize)
     }
+
+    /// Eye-dome lighting for points, none for boxes.
+    static func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading {
+        geometry == .points ? .eyeDome : .none
+    }
 }
 
 /// The base strategy: implements every requirement itself (unlit boxes, a points fallback past
@@ -129,6 +150,11 @@ open class BaseRenderStrategy: RenderStrategy {
     /// Points as large as the boxes they stand in for.
     open func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {
         StrategyDefaults.configure(uniforms, settings: settings, geometry: geometry)
+    }
+
+    /// Eye-dome lighting for points, none for boxes.
+    open func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading {
+        StrategyDefaults.screenSpaceShading(for: geometry)
     }
 }
 
@@ -167,6 +193,9 @@ public final class PointsStrategy: BaseRenderStrategy {
 
     /// Nothing: the points keep the renderer's size in pixels (the base would size them like boxes).
     public override func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry) {}
+
+    /// Eye-dome lighting, whatever the geometry asked about (this strategy only draws points).
+    public override func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading { .eyeDome }
 }
 
 /// Shaded boxes where colours an sRGB display can show turn grey and out-of-gamut colours keep

@@ -2,50 +2,93 @@ import Foundation
 import CGLFW
 import PointPaint
 
-/// Owns the GPU side of a cloud: one buffer holding every voxel's centre and colour (instances
-/// for the boxes, vertices for the points), the unit cube, the colour cube texture and the
-/// axes/grid lines. Updates are incremental: appended voxels and recoloured ranges only.
+/// What one frame is drawn with, beside the strategy, camera and settings.
+struct FrameRequest {
+    /// Viewport size in pixels.
+    var width: Int, height: Int
+    /// Clear colour.
+    var background: SIMD3<Float>
+    /// Boxes drawn at most (past it a box strategy draws points).
+    var boxBudget: Int
+    /// Points drawn at most; a cloud within it is drawn whole (what is in view).
+    var pointBudget: Int
+    /// Past the budget, nodes whose grid spacing covers fewer pixels are not drawn.
+    var minimumSpacingPixels: Float = ViewerOptions.minimumSpacingPixels
+    /// Whether the strategy's screen-space shading (eye-dome lighting for points) applies.
+    var screenSpaceShading = true
+    /// Points uploaded at most this frame; nodes past it wait for a later frame (a window stays
+    /// responsive while a large cloud streams in). Offscreen frames upload everything.
+    var uploadLimit = Int.max
+}
+
+/// What a frame drew.
+public struct FrameStatistics: Sendable, Equatable {
+    /// The geometry drawn (points when boxes were over budget).
+    public var geometry: StrategyGeometry = .boxes
+    /// Voxels drawn.
+    public var voxelsDrawn = 0
+    /// Octree nodes drawn.
+    public var nodesDrawn = 0
+    /// Whether the cloud was past the point budget, so its level of detail chose what to draw.
+    public var levelOfDetail = false
+    /// Whether nodes in view were left out for the point budget.
+    public var budgetLimited = false
+    /// Whether nodes in view were left out because they were not uploaded yet (the next frame
+    /// draws more).
+    public var uploadsPending = false
+    /// Whether eye-dome lighting was applied.
+    public var eyeDomeLighting = false
+
+    /// Nothing drawn yet.
+    public init() {}
+}
+
+/// Owns the GPU side of a cloud: the level-of-detail octree over it with one buffer per node
+/// (points for the points, instances for the boxes), uploaded the first time the node is drawn
+/// and updated in place during a live replay; the unit cube, the colour cube texture, the
+/// eye-dome lighting pass and the overlay lines.
 @MainActor
 final class SceneRenderer {
     /// The shaders programs are built from.
     let library: ShaderLibrary
-    private let cubeVertices = GLBuffer()
-    private let cubeIndices = GLBuffer()
-    /// Centres in the first `capacity` slots, colours in the next: one buffer, two regions, so
-    /// appends and recolourings are each one contiguous upload.
-    private let voxels = GLBuffer()
-    private let boxes = GLVertexArray()
-    private let points = GLVertexArray()
-    private let lines = GLVertexArray()
-    private let lineBuffer = GLBuffer()
-    private var lineVertexCount = 0
+    let cubeVertices = GLBuffer()
+    let cubeIndices = GLBuffer()
+    let lines = GLVertexArray()
+    let lineBuffer = GLBuffer()
+    var lineVertexCount = 0
+    let markLines = GLVertexArray()
+    let markBuffer = GLBuffer()
+    var markVertexCount = 0
     private let gradeTexture = GLTexture3D()
+    private let lodTree = GLBufferTexture()
+    private let eyeDome = EyeDomeLighting()
     /// Whether a colour cube is applied.
     private(set) var gradeEnabled = false
     /// The cloud as uploaded (CPU copy shared copy-on-write with the source, used for picking).
     private(set) var cloud = VoxelCloud(voxelSize: nil, positions: [], colors: [])
-    /// Voxel slots allocated on the GPU.
-    private(set) var capacity = 0
+    /// The level-of-detail octree over `cloud`.
+    private(set) var octree = PointOctree()
+    /// GPU copies of the nodes drawn so far, by node index.
+    private var nodeBuffers: [NodeBuffer?] = []
+    private var scratch: [Float] = []
     /// Bytes uploaded since creation (for tests and statistics).
     private(set) var bytesUploaded = 0
-
-    private static let slot = MemoryLayout<SIMD3<Float>>.stride
+    /// Whether the cloud grows (a live replay): node buffers get room to grow.
+    private var live = false
 
     /// Creates the buffers; needs a current OpenGL 3.3 context.
     init(library: ShaderLibrary) {
         self.library = library
         let (corners, indices) = Self.unitCube()
-        boxes.bind()
         cubeVertices.upload(corners)
-        boxes.floatAttribute(0, components: 3, stride: 24, offset: 0)
-        boxes.floatAttribute(1, components: 3, stride: 24, offset: 12)
         cubeIndices.upload(indices, target: GL_ELEMENT_ARRAY_BUFFER)
-        lines.bind()
-        lineBuffer.allocate(bytes: 24)
-        lines.floatAttribute(0, components: 3, stride: 24, offset: 0)
-        lines.floatAttribute(1, components: 3, stride: 24, offset: 12)
+        for (array, buffer) in [(lines, lineBuffer), (markLines, markBuffer)] {
+            array.bind()
+            buffer.allocate(bytes: 24)
+            array.floatAttribute(0, components: 3, stride: 24, offset: 0)
+            array.floatAttribute(1, components: 3, stride: 24, offset: 12)
+        }
         glBindVertexArray(0)
-        reserve(1024)
     }
 
     /// The unit cube: 4 corners a face (x, y, z, normal x, y, z), counter-clockwise from outside.
@@ -65,87 +108,54 @@ final class SceneRenderer {
         return (corners, indices)
     }
 
-    /// Makes room for `count` voxels; growing reallocates (doubling) and re-points the
-    /// attributes, after which everything must be uploaded again.
-    /// - Returns: whether the buffer was reallocated.
-    @discardableResult
-    private func reserve(_ count: Int) -> Bool {
-        guard count > capacity else { return false }
-        capacity = max(count, capacity * 2, 1024)
-        voxels.allocate(bytes: capacity * 2 * Self.slot)
-        let colorOffset = capacity * Self.slot
-        boxes.bind()
-        voxels.bind()
-        boxes.floatAttribute(2, components: 3, stride: Self.slot, offset: 0, divisor: 1)
-        boxes.floatAttribute(3, components: 3, stride: Self.slot, offset: colorOffset, divisor: 1)
-        points.bind()
-        pointStride = 0
-        pointAttributes(step: 1)
-        glBindVertexArray(0)
-        return true
-    }
-
-    /// The step of the points level of detail: draw every `step`-th voxel so at most `budget`
-    /// are drawn.
-    static func pointStep(count: Int, budget: Int) -> Int {
-        budget > 0 && count > budget ? (count + budget - 1) / budget : 1
-    }
-
-    /// Voxel slots between consecutive points the points array reads (the level of detail).
-    private var pointStride = 0
-
-    /// Points the (bound) points array at every `step`-th voxel.
-    private func pointAttributes(step: Int) {
-        guard step != pointStride else { return }
-        pointStride = step
-        voxels.bind()
-        points.floatAttribute(2, components: 3, stride: step * Self.slot, offset: 0)
-        points.floatAttribute(3, components: 3, stride: step * Self.slot, offset: capacity * Self.slot)
-    }
-
-    private func upload(positions range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        cloud.positions.withUnsafeBytes { all in
-            let bytes = UnsafeRawBufferPointer(rebasing: all[range.lowerBound * Self.slot ..< range.upperBound * Self.slot])
-            voxels.update(offset: range.lowerBound * Self.slot, bytes: bytes)
-            bytesUploaded += bytes.count
-        }
-    }
-
-    private func upload(colors range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        cloud.colors.withUnsafeBytes { all in
-            let bytes = UnsafeRawBufferPointer(rebasing: all[range.lowerBound * Self.slot ..< range.upperBound * Self.slot])
-            voxels.update(offset: (capacity + range.lowerBound) * Self.slot, bytes: bytes)
-            bytesUploaded += bytes.count
-        }
-    }
-
-    /// Replaces the cloud, uploading it whole.
-    /// - Complexity: O(n) bytes uploaded.
-    func setCloud(_ cloud: VoxelCloud) {
+    /// Replaces the cloud: builds its octree (tracking each point's slot when `live`, so recoloured
+    /// voxels can be found) and drops every node's buffer; nodes upload as they are drawn.
+    /// - Complexity: O(n) for the octree.
+    func setCloud(_ cloud: VoxelCloud, live: Bool = false) {
         self.cloud = cloud
-        reserve(cloud.count)
-        upload(positions: 0 ..< cloud.count)
-        upload(colors: 0 ..< cloud.count)
+        self.live = live
+        octree = PointOctree(positions: cloud.positions)
+        if live { octree.trackLocations(count: cloud.count) }
+        _ = octree.takeChanges()
+        nodeBuffers = []
     }
 
-    /// Applies a live update: only the appended voxels and the recoloured range are uploaded,
-    /// unless the buffer had to grow or the update resets the cloud.
-    /// - Complexity: O(appended + recoloured) bytes, amortised.
+    /// Applies a live update: the appended voxels join the octree, and the slots they and the
+    /// recoloured voxels occupy are uploaded again in the nodes already on the GPU.
+    /// - Complexity: O(appended × levels + recoloured), amortised; a rebuild (the cloud outgrew
+    ///   its octree's cube, or the update resets it) O(n).
     func apply(_ update: LiveCloud.Update) {
-        guard !update.reset else { return setCloud(update.cloud) }
+        guard !update.reset else { return setCloud(update.cloud, live: true) }
         cloud = update.cloud
-        if reserve(cloud.count) {
-            upload(positions: 0 ..< cloud.count)
-            upload(colors: 0 ..< cloud.count)
+        octree.insert(update.appended.clamped(to: 0 ..< cloud.count), of: cloud.positions)
+        octree.markRecolored(update.recolored.clamped(to: 0 ..< cloud.count))
+        guard let changes = octree.takeChanges() else {
+            nodeBuffers = []
             return
         }
-        let appended = update.appended.clamped(to: 0 ..< cloud.count)
-        upload(positions: appended)
-        upload(colors: appended)
-        upload(colors: update.recolored.clamped(to: 0 ..< cloud.count))
+        for (node, slots) in changes where Int(node) < nodeBuffers.count {
+            guard let buffer = nodeBuffers[Int(node)] else { continue }
+            for run in slots.rangeView {
+                bytesUploaded += buffer.upload(octree.nodes[Int(node)].points, slots: run, of: cloud, growing: live, scratch: &scratch)
+            }
+        }
     }
+
+    /// The buffer of `node`, uploaded now if it was not yet and `allowance` (points) covers it.
+    private func buffer(for node: Int, allowance: inout Int) -> NodeBuffer? {
+        if nodeBuffers.count < octree.nodes.count { nodeBuffers += Array(repeating: nil, count: octree.nodes.count - nodeBuffers.count) }
+        if let buffer = nodeBuffers[node] { return buffer }
+        let points = octree.nodes[node].points
+        guard points.count <= allowance else { return nil }
+        allowance -= points.count
+        let buffer = NodeBuffer()
+        bytesUploaded += buffer.upload(points, slots: 0 ..< points.count, of: cloud, growing: live, scratch: &scratch)
+        nodeBuffers[node] = buffer
+        return buffer
+    }
+
+    /// Nodes with a buffer on the GPU.
+    var residentNodeCount: Int { nodeBuffers.count { $0 != nil } }
 
     /// Uploads a colour cube (nil: colours as they are).
     func setGrade(_ cube: ColorCube?) {
@@ -154,63 +164,68 @@ final class SceneRenderer {
         gradeEnabled = true
     }
 
-    /// Rebuilds the axes (at the origin, red x, green y, blue z) and the grid (under the cloud).
-    func setOverlays(axes: Bool, grid: Bool, framing: SceneFraming, background: SIMD3<Float>) {
-        var data: [Float] = []
-        func line(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>) {
-            data += [a.x, a.y, a.z, c.x, c.y, c.z, b.x, b.y, b.z, c.x, c.y, c.z]
-        }
-        if axes {
-            let l = framing.radius
-            line(.zero, SIMD3(l, 0, 0), SIMD3(0.9, 0.2, 0.2))
-            line(.zero, SIMD3(0, l, 0), SIMD3(0.2, 0.85, 0.2))
-            line(.zero, SIMD3(0, 0, l), SIMD3(0.25, 0.4, 1))
-        }
-        if grid {
-            let luma = (background * SIMD3(0.3, 0.6, 0.1)).sum()
-            let color = SIMD3<Float>(repeating: luma > 0.5 ? luma - 0.25 : luma + 0.2)
-            let half = framing.radius
-            let step = Self.niceStep(half / 5)
-            let cells = Int((half / step).rounded(.up))
-            let c = framing.center, y = c.y - framing.extent.y / 2 - framing.boxSize / 2
-            let x0 = (c.x / step).rounded() * step, z0 = (c.z / step).rounded() * step
-            let span = Float(cells) * step
-            for i in -cells ... cells {
-                let o = Float(i) * step
-                line(SIMD3(x0 + o, y, z0 - span), SIMD3(x0 + o, y, z0 + span), color)
-                line(SIMD3(x0 - span, y, z0 + o), SIMD3(x0 + span, y, z0 + o), color)
-            }
-        }
-        lineVertexCount = data.count / 6
-        if !data.isEmpty { lineBuffer.upload(data, usage: GL_DYNAMIC_DRAW) }
-    }
-
-    /// 1, 2 or 5 times a power of ten, at least `x`.
-    static func niceStep(_ x: Float) -> Float {
-        guard x > 0, x.isFinite else { return 1 }
-        let p = Float.pow10(x.log10Floor)
-        for m: Float in [1, 2, 5, 10] where m * p >= x { return m * p }
-        return 10 * p
-    }
-
     /// The program drawing `shaders` with the colour cube as it is set now.
     func program(for shaders: StrategyShaders) throws -> ShaderProgram {
         try library.program(for: shaders, graded: gradeEnabled)
     }
 
+    /// The nodes to draw: within the point budget when drawing points (everything in view when
+    /// the cloud fits it), everything in view for boxes; then those not uploaded yet while the
+    /// upload allowance lasts, the others (and their descendants) left for a later frame.
+    private func selection(_ view: OctreeView, geometry: StrategyGeometry, request: FrameRequest,
+                           statistics: inout FrameStatistics) -> [(OctreeSelection.Entry, NodeBuffer)] {
+        let whole = geometry == .boxes || cloud.count <= request.pointBudget
+        statistics.levelOfDetail = !whole
+        var selection = octree.select(view, budget: whole ? .max : request.pointBudget,
+                                      minimumSpacingPixels: whole ? 0 : request.minimumSpacingPixels)
+        statistics.budgetLimited = selection.isBudgetLimited
+        var allowance = request.uploadLimit
+        var drawable: [(OctreeSelection.Entry, NodeBuffer)] = []
+        var dropped = Set<Int>()
+        var kept: [OctreeSelection.Entry] = []
+        for entry in selection.entries {
+            let node = octree.nodes[entry.node]
+            // A node whose parent waits waits too (its parent's points must be there to refine).
+            if dropped.contains(Int(node.parent)) {
+                dropped.insert(entry.node)
+                continue
+            }
+            guard let buffer = buffer(for: entry.node, allowance: &allowance) else {
+                dropped.insert(entry.node)
+                statistics.uploadsPending = true
+                continue
+            }
+            kept.append(entry)
+            drawable.append((entry, buffer))
+        }
+        if !dropped.isEmpty {
+            selection.entries = kept
+            octree.arrangeTree(&selection)
+            drawable = zip(selection.entries, drawable.map(\.1)).map { ($0, $1) }
+        }
+        lodTree.upload(selection.tree)
+        return drawable
+    }
+
     /// Draws one frame into the bound framebuffer.
-    /// - Returns: the geometry drawn (points when boxes were over budget).
+    /// - Returns: what was drawn.
     @discardableResult
-    func draw(strategy: any RenderStrategy, camera: OrbitCamera, settings: RenderSettings, width: Int, height: Int,
-              background: SIMD3<Float>, boxBudget: Int, pointBudget: Int = .max) throws -> StrategyGeometry {
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
+    func draw(strategy: any RenderStrategy, camera: OrbitCamera, settings: RenderSettings, request: FrameRequest) throws -> FrameStatistics {
+        var statistics = FrameStatistics()
+        var target: GLint = 0
+        glGetIntegerv(GLe(GL_DRAW_FRAMEBUFFER_BINDING), &target)
+        let geometry = strategy.geometry(forVoxelCount: cloud.count, boxBudget: request.boxBudget)
+        statistics.geometry = geometry
+        let shaded = request.screenSpaceShading && strategy.screenSpaceShading(for: geometry) == .eyeDome
+        if shaded { try eyeDome.beginScene(width: request.width, height: request.height) }
+        statistics.eyeDomeLighting = shaded
+        glViewport(0, 0, GLsizei(request.width), GLsizei(request.height))
+        let background = request.background
         glClearColor(background.x, background.y, background.z, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
         glEnable(GLe(GL_DEPTH_TEST))
         glDepthFunc(GLe(GL_LESS))
-        let viewProjection = camera.viewProjection(aspect: Float(width) / Float(max(height, 1)))
-        let n = cloud.count
-        let geometry = strategy.geometry(forVoxelCount: n, boxBudget: boxBudget)
+        let viewProjection = camera.viewProjection(aspect: Float(request.width) / Float(max(request.height, 1)))
         let program = try program(for: strategy.shaders(for: geometry))
         program.use()
         program.set("viewProjection", viewProjection)
@@ -219,41 +234,61 @@ final class SceneRenderer {
         program.set("maxPointSize", Float(64))
         program.set("pointSize", settings.pointSize)
         program.set("worldPointSize", Float(0))
-        let step = geometry == .points ? Self.pointStep(count: n, budget: pointBudget) : 1
-        program.set("sizeScale", Float(step).squareRoot())
         glActiveTexture(GLe(GL_TEXTURE0))
         glBindTexture(GLe(GL_TEXTURE_3D), gradeTexture.id)
         program.set("gradeCube", Int32(0))
         program.set("gradeCubeSize", Float(max(gradeTexture.size, 2)))
         strategy.configure(program, settings: settings, geometry: geometry)
-        if n > 0 {
-            switch geometry {
-            case .boxes:
-                glEnable(GLe(GL_CULL_FACE))
-                glCullFace(GLe(GL_BACK))
-                boxes.bind()
-                glDrawElementsInstanced(GLe(GL_TRIANGLES), 36, GLe(GL_UNSIGNED_SHORT), nil, GLsizei(n))
-                glDisable(GLe(GL_CULL_FACE))
-            case .points:
-                glEnable(GLe(GL_PROGRAM_POINT_SIZE))
-                points.bind()
-                pointAttributes(step: step)
-                glDrawArrays(GLe(GL_POINTS), 0, GLsizei((n + step - 1) / step))
+        let view = OctreeView(eye: camera.eye, viewProjection: viewProjection, pixelScale: settings.pixelScale,
+                              margin: settings.boxSize * 0.87)
+        let drawable = selection(view, geometry: geometry, request: request, statistics: &statistics)
+        switch geometry {
+        case .boxes:
+            glEnable(GLe(GL_CULL_FACE))
+            glCullFace(GLe(GL_BACK))
+            for (entry, buffer) in drawable {
+                buffer.bindBoxes(cubeVertices: cubeVertices, cubeIndices: cubeIndices)
+                glDrawElementsInstanced(GLe(GL_TRIANGLES), 36, GLe(GL_UNSIGNED_SHORT), nil, GLsizei(entry.count))
+            }
+            glDisable(GLe(GL_CULL_FACE))
+        case .points:
+            glEnable(GLe(GL_PROGRAM_POINT_SIZE))
+            glActiveTexture(GLe(GL_TEXTURE3))
+            glBindTexture(GLe(GL_TEXTURE_BUFFER), lodTree.id)
+            glActiveTexture(GLe(GL_TEXTURE0))
+            program.set("lodTree", Int32(3))
+            for (entry, buffer) in drawable {
+                let node = octree.nodes[entry.node]
+                program.set("lodNode", Int32(entry.treeIndex))
+                program.set("lodOrigin", node.origin)
+                program.set("lodSize", node.size)
+                program.set("lodSpacing", node.spacing)
+                program.set("lodFloor", entry.step > 1 ? node.spacing * Float(entry.step).squareRoot() : 0)
+                buffer.bindPoints(step: entry.step)
+                glDrawArrays(GLe(GL_POINTS), 0, GLsizei(entry.count))
             }
         }
-        if lineVertexCount > 0 {
-            let lineProgram = try library.program(vertex: ["lines.vert"], fragment: ["lines.frag"])
-            lineProgram.use()
-            lineProgram.set("viewProjection", viewProjection)
-            lines.bind()
-            glDrawArrays(GLe(GL_LINES), 0, GLsizei(lineVertexCount))
+        statistics.nodesDrawn = drawable.count
+        statistics.voxelsDrawn = drawable.reduce(0) { $0 + $1.0.count }
+        try drawLines(lines, count: lineVertexCount, viewProjection: viewProjection, depthTested: true)
+        if shaded {
+            let edl = try library.program(vertex: ["edl.vert"], fragment: ["edl.frag"])
+            eyeDome.resolve(into: GLuint(target), program: edl, clip: camera.clipRange)
         }
+        try drawLines(markLines, count: markVertexCount, viewProjection: viewProjection, depthTested: false)
         glBindVertexArray(0)
-        return geometry
+        return statistics
     }
-}
 
-private extension Float {
-    static func pow10(_ e: Int) -> Float { Float(Foundation.pow(10.0, Double(e))) }
-    var log10Floor: Int { Int(Foundation.log10(Double(self)).rounded(.down)) }
+    /// Draws `count` vertices of a lines array with the lines program.
+    private func drawLines(_ array: GLVertexArray, count: Int, viewProjection: Matrix4x4f, depthTested: Bool) throws {
+        guard count > 0 else { return }
+        let program = try library.program(vertex: ["lines.vert"], fragment: ["lines.frag"])
+        program.use()
+        program.set("viewProjection", viewProjection)
+        if !depthTested { glDisable(GLe(GL_DEPTH_TEST)) }
+        array.bind()
+        glDrawArrays(GLe(GL_LINES), 0, GLsizei(count))
+        glEnable(GLe(GL_DEPTH_TEST))
+    }
 }

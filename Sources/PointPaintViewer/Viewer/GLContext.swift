@@ -39,7 +39,7 @@ final class GLContext {
         glfwGetError(&description)
         let detail = description.map { String(cString: $0) } ?? "unknown GLFW error"
         let hint = displayAvailable ? "" : " (no display: DISPLAY is unset; run under xvfb-run -a)"
-        return PointPaintError(.unsupported, "\(what): \(detail)\(hint)")
+        return PointPaintError(displayAvailable ? .unsupported : .missing, "\(what): \(detail)\(hint)")
     }
 
     /// Destroys the window and shuts GLFW down.

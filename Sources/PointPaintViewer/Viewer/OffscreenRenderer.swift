@@ -8,7 +8,7 @@ import PointPaint
 /// ```swift
 /// let renderer = try OffscreenRenderer(cloud: cloud, options: options)   // on the main actor
 /// defer { renderer.close() }
-/// try renderer.render()
+/// try renderer.render(detail: .full)
 /// let png = renderer.image()
 /// ```
 /// Needs an X11 or Wayland display, as `Viewer` does. One renderer (or viewer window) at a time:
@@ -33,16 +33,27 @@ public final class OffscreenRenderer {
     }
 
     /// Draws one frame and waits until the GPU has finished it.
-    /// - Parameter levelOfDetail: whether `options.pointBudget` thins large point clouds as the
-    ///   window does; otherwise every voxel is drawn.
-    /// - Returns: the geometry drawn (points when the cloud is over the box budget).
+    /// - Parameter detail: `.full` draws within `options.pointBudget` (as a still window and a
+    ///   screenshot do), `.interactive` within `options.interactivePointBudget` (as a window while
+    ///   the camera moves). The octree nodes a frame needs are uploaded before it is drawn.
+    /// - Returns: what was drawn: the geometry (points when the cloud is over the box budget),
+    ///   the voxels and nodes.
     @discardableResult
-    public func render(levelOfDetail: Bool = false) throws -> StrategyGeometry {
+    public func render(detail: FrameDetail = .full) throws -> FrameStatistics {
         framebuffer?.bind()
-        try session.draw(width: session.options.width, height: session.options.height, levelOfDetail: levelOfDetail)
+        try session.draw(width: session.options.width, height: session.options.height, detail: detail)
         glFinish()
-        return session.lastGeometry
+        return session.lastFrame
     }
+
+    /// Turns the camera about its target by `yawDegrees` about the vertical and `pitchDegrees`
+    /// up or down (as dragging in the window does).
+    public func orbit(yawDegrees: Float, pitchDegrees: Float) {
+        session.moveCamera { $0.orbit(yawDegrees: yawDegrees, pitchDegrees: pitchDegrees) }
+    }
+
+    /// The camera.
+    public var camera: OrbitCamera { session.camera }
 
     /// The last frame as an RGB image, rows top to bottom.
     public func image() -> PNGImage {

@@ -33,18 +33,27 @@ public enum Viewer {
     }
 
     /// Renders `cloud` offscreen (hidden window, framebuffer object) at `options.width ×
-    /// options.height`, every voxel drawn, and returns the picture as an RGB PNG image.
+    /// options.height`, within the point budget (`options.pointBudget`: a larger cloud is drawn
+    /// through its level-of-detail octree, as a still window draws it), and returns the picture as
+    /// an RGB PNG image.
     @MainActor
     public static func screenshot(cloud: VoxelCloud, options: ViewerOptions = ViewerOptions()) throws -> PNGImage {
         let renderer = try OffscreenRenderer(cloud: cloud, options: options)
         defer { renderer.close() }
-        try renderer.render(levelOfDetail: false)
+        try renderer.render(detail: .full)
         return renderer.image()
     }
 
-    /// Renders `cloud` offscreen and writes a PNG to `path` (atomically).
+    /// Renders `cloud` offscreen (as `screenshot(cloud:options:)`) and writes a PNG to `path`
+    /// (atomically).
+    /// - Returns: what the frame drew (how many voxels, and whether the budget left some out).
     @MainActor
-    public static func screenshot(cloud: VoxelCloud, options: ViewerOptions = ViewerOptions(), to path: String) throws {
-        try screenshot(cloud: cloud, options: options).write(to: path)
+    @discardableResult
+    public static func screenshot(cloud: VoxelCloud, options: ViewerOptions = ViewerOptions(), to path: String) throws -> FrameStatistics {
+        let renderer = try OffscreenRenderer(cloud: cloud, options: options)
+        defer { renderer.close() }
+        let statistics = try renderer.render(detail: .full)
+        try renderer.image().write(to: path)
+        return statistics
     }
 }

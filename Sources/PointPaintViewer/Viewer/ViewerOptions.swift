@@ -35,10 +35,14 @@ public struct ViewerOptions: Sendable {
     /// Boxes drawn at most; larger clouds fall back to points so frames stay interactive on a
     /// software renderer (frame times in `Benchmarks/README.md`).
     public var boxBudget = 250_000
-    /// Points drawn at most: past it every k-th voxel is drawn (k = ⌈voxels / budget⌉), each
-    /// √k times larger so surfaces stay covered — a level of detail that keeps a million-voxel
-    /// cloud interactive on a software renderer. `Int.max` draws every voxel (screenshots do).
-    public var pointBudget = 500_000
+    /// Points drawn at most when the camera is still (and in screenshots): a cloud past it is
+    /// drawn through its level-of-detail octree, the nodes nearest and largest on screen first
+    /// until the budget is spent, each point as large as the gap its node's sampling leaves.
+    /// While the camera moves a quarter of it is drawn (`interactivePointBudget`). `Int.max`
+    /// draws every voxel.
+    public var pointBudget = 2_000_000
+    /// Whether point drawing is shaded by eye-dome lighting (outlines in unlit points).
+    public var eyeDomeLighting = true
     /// Window title prefix.
     public var title = "PointPaint"
     /// Wait for the display's refresh between frames.
@@ -50,6 +54,25 @@ public struct ViewerOptions: Sendable {
 
     /// Default options.
     public init() {}
+
+    /// Points drawn at most while the camera moves: a quarter of `pointBudget`, so frames stay
+    /// interactive on a software renderer; the still frame after refines to the full budget.
+    public var interactivePointBudget: Int { max(pointBudget / 4, min(pointBudget, 1)) }
+
+    /// Past the point budget, nodes are refined only while their grid spacing covers at least
+    /// this many pixels: finer detail than the pixels show is not drawn.
+    public static let minimumSpacingPixels: Float = 1.5
+
+    /// The point budget's range for the keys that halve and double it.
+    public static let pointBudgetRange = 10_000 ... 1 << 30
+}
+
+/// How much of a cloud past the point budget a frame draws.
+public enum FrameDetail: Sendable {
+    /// The full point budget: the camera is still, or a screenshot.
+    case full
+    /// The interactive budget (a quarter): the camera is moving.
+    case interactive
 }
 
 /// What the viewer shows.

@@ -3,9 +3,9 @@ import Foundation
 import PointPaint
 
 /// The viewer's state and drawing, shared by the window and offscreen rendering: a GL context, the
-/// renderer, the camera, the strategies and the grade. State changes go through the mutators
-/// below, which refresh what the GPU holds themselves (the colour cube, the axes and grid), so
-/// callers never remember a refresh.
+/// renderer, the camera, the strategies, the grade and the measurement. State changes go through
+/// the mutators below, which refresh what the GPU holds themselves (the colour cube, the axes and
+/// grid, the measurement's marks), so callers never remember a refresh.
 @MainActor
 final class ViewerSession {
     let context: GLContext
@@ -30,8 +30,16 @@ final class ViewerSession {
     private(set) var replay: ReplayProgress?
     /// Set once the person moves the camera, so a live replay stops re-framing the growing cloud.
     private var cameraTouched = false
+    /// What the last frame drew.
+    private(set) var lastFrame = FrameStatistics()
     /// The geometry of the last frame (points when boxes went over budget).
-    private(set) var lastGeometry: StrategyGeometry = .boxes
+    var lastGeometry: StrategyGeometry { lastFrame.geometry }
+    /// The first voxel of a measurement (index and centre), until the second is picked.
+    private(set) var measureStart: (index: Int, position: SIMD3<Float>)?
+    /// The measurement between the last two picked voxels.
+    private(set) var measurement: Measurement?
+    /// Voxels in the live cloud when its bulk was last computed.
+    private var bulkCount = 0
 
     /// A live replay's progress.
     struct ReplayProgress {
@@ -67,7 +75,8 @@ final class ViewerSession {
         let aspect = Float(options.width) / Float(max(options.height, 1))
         camera = .fitted(to: framing, aspect: aspect, yawDegrees: options.yaw, pitchDegrees: options.pitch, distance: options.distance)
         camera.mode = options.trackball ? .trackball : .turntable
-        renderer.setCloud(cloud)
+        renderer.setCloud(cloud, live: live != nil)
+        bulkCount = cloud.count
         uploadGrade()
         updateOverlays()
         glfwSwapInterval(options.vsync ? 1 : 0)
@@ -90,18 +99,30 @@ final class ViewerSession {
         replay = ReplayProgress(framesDone: update.framesDone, frameCount: update.frameCount, finished: update.finished,
                                 failed: update.failure != nil)
         if !update.appended.isEmpty || update.reset {
-            if update.cloud.voxelSize == nil && options.boxSize == nil && framing.boxSizeInferred && !update.reset
-                && update.cloud.count < 2 * update.appended.lowerBound {
+            let cloud = update.cloud
+            // The bulk (a sampled pass and a sort) is redone when the cloud grew by an eighth, or
+            // at the end; the bounds every time.
+            var bulk: (min: SIMD3<Float>, max: SIMD3<Float>)? = (framing.center - framing.extent / 2, framing.center + framing.extent / 2)
+            if update.reset || update.finished || cloud.count >= bulkCount + bulkCount / 8 || bulkCount == 0 {
+                bulk = SceneFraming.bulkBounds(cloud.positions)
+                bulkCount = cloud.count
+            }
+            let bounds = VoxelCloud.finiteBounds(cloud.positions)
+            if cloud.voxelSize == nil && options.boxSize == nil && framing.boxSizeInferred && !update.reset
+                && cloud.count < 2 * update.appended.lowerBound {
                 // Inferring the spacing costs a pass over the cloud: redo it only when the cloud doubled.
-                framing = SceneFraming(bounds: VoxelCloud.finiteBounds(update.cloud.positions), boxSize: framing.boxSize, inferred: true)
+                framing = SceneFraming(bounds: bounds, bulk: bulk, boxSize: framing.boxSize, inferred: true)
+            } else if cloud.voxelSize == nil && options.boxSize == nil {
+                framing = SceneFraming(cloud: cloud)
+                bulkCount = cloud.count
             } else {
-                framing = SceneFraming(cloud: update.cloud, boxSize: options.boxSize)
+                framing = SceneFraming(bounds: bounds, bulk: bulk, boxSize: options.boxSize ?? cloud.voxelSize ?? framing.boxSize)
             }
             if !cameraTouched {
                 camera.fit(framing, aspect: aspect)
             } else {
-                camera.sceneCenter = framing.center
-                camera.sceneRadius = max(framing.radius, length(camera.target - framing.center))
+                camera.sceneCenter = framing.fullCenter
+                camera.sceneRadius = max(framing.fullRadius, length(camera.target - framing.fullCenter))
             }
             updateOverlays()
         }
@@ -120,9 +141,9 @@ final class ViewerSession {
     /// `cloud` without the points that have a non-finite coordinate (they cannot be framed or
     /// drawn); the cloud itself, not a copy, when all are finite.
     /// - Complexity: O(n).
-    static func finitePart(of cloud: VoxelCloud) -> VoxelCloud {
-        guard !cloud.positions.allSatisfy(\.isFinite) else { return cloud }
-        let keep = cloud.positions.indices.filter { cloud.positions[$0].isFinite }
+    nonisolated static func finitePart(of cloud: VoxelCloud) -> VoxelCloud {
+        guard !cloud.positions.allSatisfy({ $0.hasFiniteCoordinates }) else { return cloud }
+        let keep = cloud.positions.indices.filter { cloud.positions[$0].hasFiniteCoordinates }
         return VoxelCloud(voxelSize: cloud.voxelSize, positions: keep.map { cloud.positions[$0] },
                           colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] })
     }
@@ -247,13 +268,18 @@ final class ViewerSession {
         change(&camera)
     }
 
-    /// Fits the whole cloud into view, keeping the direction.
+    /// Frames the cloud's bulk, keeping the direction.
     func fitView() {
         camera.fit(framing, aspect: aspect)
     }
 
-    /// The view the session started with (the options' angles and distance, fitted to the cloud
-    /// as it is now); the rotation mode stays, and a live replay re-frames again.
+    /// Frames every point, outliers included, keeping the direction.
+    func fitWholeView() {
+        camera.fit(framing.whole, aspect: aspect)
+    }
+
+    /// The view the session started with (the options' angles and distance, framing the cloud's
+    /// bulk as it is now); the rotation mode stays, and a live replay re-frames again.
     func resetView() {
         let mode = camera.mode
         camera = .fitted(to: framing, aspect: aspect, yawDegrees: options.yaw, pitchDegrees: options.pitch, distance: options.distance)
@@ -277,24 +303,79 @@ final class ViewerSession {
         return s
     }
 
-    /// Draws a frame into the bound framebuffer; `levelOfDetail` applies the points budget
-    /// (interactive frames), otherwise every voxel is drawn (screenshots).
-    func draw(width: Int, height: Int, levelOfDetail: Bool = true) throws {
-        guard let renderer else { return }
-        lastGeometry = try renderer.draw(strategy: strategy, camera: camera, settings: settings(height: height),
-                                         width: width, height: height, background: options.background.rgb,
-                                         boxBudget: options.boxBudget, pointBudget: levelOfDetail ? options.pointBudget : .max)
+    /// Multiplies the point budget by `factor` (the keys halve and double it), within
+    /// `ViewerOptions.pointBudgetRange`.
+    func scaleBudget(by factor: Double) {
+        let range = ViewerOptions.pointBudgetRange
+        options.pointBudget = min(max(Int((Double(options.pointBudget) * factor).rounded()), range.lowerBound), range.upperBound)
     }
 
-    /// Renders offscreen at `width × height` and returns the image (rows top to bottom); every
-    /// voxel is drawn unless `levelOfDetail` asks for the interactive points budget.
-    func screenshot(width: Int, height: Int, levelOfDetail: Bool = false) throws -> PNGImage {
+    /// Switches eye-dome lighting of points on or off.
+    func toggleEyeDomeLighting() {
+        options.eyeDomeLighting.toggle()
+    }
+
+    /// Draws a frame into the bound framebuffer, within the point budget for `detail`.
+    /// - Parameter uploadLimit: points uploaded to the GPU at most this frame (nodes past it wait).
+    func draw(width: Int, height: Int, detail: FrameDetail = .full, uploadLimit: Int = .max) throws {
+        guard let renderer else { return }
+        let request = FrameRequest(width: width, height: height, background: options.background.rgb, boxBudget: options.boxBudget,
+                                   pointBudget: detail == .full ? options.pointBudget : options.interactivePointBudget,
+                                   screenSpaceShading: options.eyeDomeLighting, uploadLimit: uploadLimit)
+        lastFrame = try renderer.draw(strategy: strategy, camera: camera, settings: settings(height: height), request: request)
+    }
+
+    /// Renders offscreen at `width × height` and returns the image (rows top to bottom), within
+    /// the point budget for `detail`.
+    func screenshot(width: Int, height: Int, detail: FrameDetail = .full) throws -> PNGImage {
         let framebuffer = try GLFramebuffer(width: width, height: height)
         framebuffer.bind()
-        try draw(width: width, height: height, levelOfDetail: levelOfDetail)
+        try draw(width: width, height: height, detail: detail)
         glFinish()
         let pixels = framebuffer.readRGB()
         glBindFramebuffer(GLe(GL_FRAMEBUFFER), 0)
         return PNGImage(width: width, height: height, channels: 3, samples: pixels)
+    }
+
+    // MARK: Picking and measuring
+
+    /// The voxel under normalised device coordinates `ndc` (the nearest box the ray hits), or nil.
+    func pick(ndc: SIMD2<Float>) -> Int? {
+        guard let renderer else { return nil }
+        let ray = camera.ray(ndc: ndc, aspect: aspect)
+        return renderer.octree.pick(positions: renderer.cloud.positions, boxSize: boxSize, origin: ray.origin, direction: ray.direction)
+    }
+
+    /// Adds voxel `index` to the measurement: the first voxel starts one (marked), the second
+    /// completes it (both marked and joined), a third starts a new one.
+    /// - Returns: the completed measurement, when this voxel completed one.
+    @discardableResult
+    func measure(voxel index: Int) -> Measurement? {
+        let position = cloud.positions[index]
+        if let start = measureStart {
+            measureStart = nil
+            measurement = Measurement(from: start.position, to: position)
+        } else {
+            measurement = nil
+            measureStart = (index, position)
+        }
+        updateMarks()
+        return measurement
+    }
+
+    /// Whether a measurement (or its first voxel) is shown.
+    var isMeasuring: Bool { measureStart != nil || measurement != nil }
+
+    /// Removes the measurement and its marks.
+    func clearMeasurement() {
+        measureStart = nil
+        measurement = nil
+        updateMarks()
+    }
+
+    private func updateMarks() {
+        let points = measurement.map { [$0.from, $0.to] } ?? measureStart.map { [$0.position] } ?? []
+        let arm = max(boxSize * 1.5, (measurement?.distance ?? 0) * 0.02)
+        renderer?.setMarks(points, arm: arm)
     }
 }

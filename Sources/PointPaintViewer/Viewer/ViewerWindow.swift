@@ -3,11 +3,13 @@ import Foundation
 import PointPaint
 
 /// The interactive window: GLFW callbacks (found through the window user pointer), keys, mouse
-/// orbit/pan/zoom, picking, the title line and the redraw loop.
+/// orbit/pan/zoom, picking and measuring, the title line and the redraw loop. While the camera
+/// moves, frames draw the interactive point budget; once it has been still for
+/// `refineDelay`, one frame refines to the full budget.
 @MainActor
 final class ViewerWindow {
     let session: ViewerSession
-    private var quit = false
+    private(set) var quit = false
     private var needsRedraw = true
     private var dragButton: Int32?
     private var dragStart = SIMD2<Double>.zero
@@ -18,26 +20,39 @@ final class ViewerWindow {
     private var autoOrbitLast = 0.0
     /// The grade number `[` and `]` change; `J` picks the next.
     private var gradeControl = GradeControl.strength
+    /// When the camera last moved (seconds, GLFW time).
+    private var lastMove = -Double.infinity
+    /// Whether the last frame was drawn with less than the full budget (or left nodes to upload).
+    private var needsRefinement = false
+
+    /// Seconds the camera stays still before a frame refines to the full point budget.
+    static let refineDelay = 0.25
+    /// Points uploaded at most in a frame while the camera moves (more wait for later frames).
+    static let interactiveUploadLimit = 500_000
 
     nonisolated static let help = """
         Viewer keys:
           left drag       orbit       right/middle/shift drag  pan
           scroll          zoom to the cursor
-          click           print the voxel under the cursor
+          click           print the voxel under the cursor; a second click measures
+                          the distance and height difference to it (Esc clears)
           1 2 3 4         \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")); S cycles (shift: back)
           W               wide-gamut highlight on/off
           + / -           point or box size
           B  A  G         background, axes, grid
+          E               eye-dome lighting (outlines) of points on/off
+          ,  .            halve / double the point budget
           L               next look (shift: previous)
           J               next grade control, one of
                           \(GradeControl.allCases.map(\.rawValue).joined(separator: ", "))
           [ / ]  \\        step the control down / up; reset strength and
                           adjustments (the look stays)
-          F  0  T         fit to view, reset view, turntable/trackball
+          F  0  T         fit the cloud's bulk, reset view, turntable/trackball
+          shift-F         fit every point, outliers included
           arrows  O       orbit 15 degrees, auto-orbit
           space  N        pause/resume the replay, step one frame
           P  R            screenshot (PNG here), reload Shaders/
-          H  Q/Esc        this help, quit
+          H  Q            this help, quit (Esc quits too when nothing is measured)
         """
 
     init(session: ViewerSession) {
@@ -61,6 +76,9 @@ final class ViewerWindow {
         while glfwWindowShouldClose(window) == 0 && !quit {
             if needsRedraw || session.options.autoOrbit {
                 glfwPollEvents()
+            } else if needsRefinement {
+                // Wake when the camera has been still long enough to refine.
+                glfwWaitEventsTimeout(max(lastMove + Self.refineDelay - glfwGetTime(), 0.01))
             } else {
                 // Nothing to draw: sleep until an event, a publication or the next title update
                 // (short while a replay runs, as a fallback: its publications wake the loop at once).
@@ -72,9 +90,12 @@ final class ViewerWindow {
             if session.options.autoOrbit {
                 let dt = autoOrbitLast > 0 ? now - autoOrbitLast : 0
                 session.moveCamera(touching: false) { $0.orbit(yaw: Float(dt) * 0.35, pitch: 0) }
+                lastMove = now
                 needsRedraw = true
             }
             autoOrbitLast = now
+            let moving = now - lastMove < Self.refineDelay
+            if needsRefinement && !moving { needsRedraw = true }
             if needsRedraw {
                 needsRedraw = false
                 var w: Int32 = 0, h: Int32 = 0
@@ -82,13 +103,15 @@ final class ViewerWindow {
                 glBindFramebuffer(GLe(GL_FRAMEBUFFER), 0)
                 let start = glfwGetTime()
                 do {
-                    try session.draw(width: Int(w), height: Int(h))
+                    try session.draw(width: Int(w), height: Int(h), detail: moving ? .interactive : .full,
+                                     uploadLimit: moving ? Self.interactiveUploadLimit : .max)
                 } catch {
                     say("error: \(error)")
                     quit = true
                 }
                 glfwSwapBuffers(window)
                 frameRate.frameDrawn(from: start, to: glfwGetTime())
+                needsRefinement = moving || session.lastFrame.uploadsPending
             }
             frameRate.tick(at: now)
             if now - lastTitle >= 0.5 {
@@ -109,10 +132,20 @@ final class ViewerWindow {
         parts.append(String(format: "%.0f FPS (%.0f ms)", frameRate.perSecond, frameRate.lastFrameMilliseconds))
         var strategy = session.strategyKind.rawValue
         if session.lastGeometry == .points && session.strategy.preferredGeometry == .boxes { strategy += " (points past budget)" }
+        if session.lastFrame.eyeDomeLighting { strategy += " + EDL" }
         parts.append(strategy)
+        if session.lastGeometry == .points && session.cloud.count > session.options.pointBudget {
+            parts.append("drew \(Self.count(session.lastFrame.voxelsDrawn)) of budget \(Self.count(session.options.pointBudget))")
+        }
+        if let measurement = session.measurement { parts.append(measurement.description) }
         parts.append(session.gradeDescription)
         parts.append("[\(gradeControl.rawValue)]")
         return parts.joined(separator: " · ")
+    }
+
+    /// `1.5M`, `250k` or `900`.
+    static func count(_ n: Int) -> String {
+        n >= 1_000_000 ? String(format: "%.1fM", Double(n) / 1e6) : n >= 10_000 ? "\(n / 1000)k" : "\(n)"
     }
 
     private var aspect: Float { session.aspect }
@@ -178,6 +211,7 @@ final class ViewerWindow {
         glfwGetWindowSize(session.context.window, &w, &h)
         let scale = Float(2 / Double(max(h, 1)))
         let aspect = aspect
+        lastMove = glfwGetTime()
         session.moveCamera { camera in
             if button == GLFW_MOUSE_BUTTON_LEFT {
                 // Half the window height turns the view by 90°.
@@ -193,23 +227,25 @@ final class ViewerWindow {
         var x = 0.0, y = 0.0
         glfwGetCursorPos(session.context.window, &x, &y)
         let toward = ndc(SIMD2(x, y)), aspect = aspect
+        lastMove = glfwGetTime()
         session.moveCamera { $0.zoom(factor: Float(pow(0.85, dy)), toward: toward, aspect: aspect) }
         needsRedraw = true
     }
 
     private func pick(at cursor: SIMD2<Double>) {
-        let ray = session.camera.ray(ndc: ndc(cursor), aspect: aspect)
-        let cloud = session.cloud
-        guard let i = Picking.pick(cloud, boxSize: session.boxSize, origin: ray.origin, direction: ray.direction) else {
+        guard let i = session.pick(ndc: ndc(cursor)) else {
             say("no voxel under the cursor")
             return
         }
+        let cloud = session.cloud
         let p = cloud.positions[i], c = cloud.colors[i]
         let rgb8 = ColorMath.bytes(c)
         let hex = String(format: "#%02X%02X%02X", rgb8.x, rgb8.y, rgb8.z)
         let outside = [c.x, c.y, c.z].contains { $0 < 0 || $0 > 1 } ? " (outside sRGB)" : ""
         say(String(format: "voxel %d: position (%.4f, %.4f, %.4f)  colour (%.4f, %.4f, %.4f) ≈ ", i, p.x, p.y, p.z, c.x, c.y, c.z)
               + hex + outside + "  count \(cloud.counts[i])")
+        if let measurement = session.measure(voxel: i) { say("measured: " + measurement.description) }
+        needsRedraw = true
     }
 
     // MARK: Keys
@@ -219,7 +255,14 @@ final class ViewerWindow {
         let shift = mods & GLFW_MOD_SHIFT != 0
         needsRedraw = true
         switch key {
-        case GLFW_KEY_Q, GLFW_KEY_ESCAPE: quit = true
+        case GLFW_KEY_Q: quit = true
+        case GLFW_KEY_ESCAPE:
+            if session.isMeasuring {
+                session.clearMeasurement()
+                say("measurement cleared")
+            } else {
+                quit = true
+            }
         case GLFW_KEY_H: say(Self.help)
         case GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4: session.selectStrategy(StrategyKind.allCases[Int(key - GLFW_KEY_1)])
         case GLFW_KEY_S: session.cycleStrategy(backwards: shift)
@@ -229,6 +272,12 @@ final class ViewerWindow {
         case GLFW_KEY_B: session.cycleBackground()
         case GLFW_KEY_A: session.toggleAxes()
         case GLFW_KEY_G: session.toggleGrid()
+        case GLFW_KEY_E:
+            session.toggleEyeDomeLighting()
+            say("eye-dome lighting: \(session.options.eyeDomeLighting ? "on" : "off")")
+        case GLFW_KEY_COMMA, GLFW_KEY_PERIOD:
+            session.scaleBudget(by: key == GLFW_KEY_PERIOD ? 2 : 0.5)
+            say("point budget: \(Self.count(session.options.pointBudget)) (\(Self.count(session.options.interactivePointBudget)) while moving)")
         case GLFW_KEY_L:
             session.cycleLook(backwards: shift)
             switch session.grade.look {
@@ -244,15 +293,22 @@ final class ViewerWindow {
         case GLFW_KEY_BACKSLASH:
             session.resetAdjustments()
             say("grading reset: strength 1, adjustments 0 (\(session.gradeDescription))")
-        case GLFW_KEY_F: session.fitView()
+        case GLFW_KEY_F:
+            if shift { session.fitWholeView() } else { session.fitView() }
         case GLFW_KEY_0, GLFW_KEY_HOME: session.resetView()
         case GLFW_KEY_T:
             session.moveCamera(touching: false) { $0.mode = $0.mode == .turntable ? .trackball : .turntable }
             say("rotation: \(session.camera.mode.rawValue)")
-        case GLFW_KEY_LEFT: session.moveCamera(touching: false) { $0.orbit(yawDegrees: -15, pitchDegrees: 0) }
-        case GLFW_KEY_RIGHT: session.moveCamera(touching: false) { $0.orbit(yawDegrees: 15, pitchDegrees: 0) }
-        case GLFW_KEY_UP: session.moveCamera(touching: false) { $0.orbit(yawDegrees: 0, pitchDegrees: 15) }
-        case GLFW_KEY_DOWN: session.moveCamera(touching: false) { $0.orbit(yawDegrees: 0, pitchDegrees: -15) }
+        case GLFW_KEY_LEFT, GLFW_KEY_RIGHT, GLFW_KEY_UP, GLFW_KEY_DOWN:
+            // A held arrow key moves the camera frame after frame: interactive frames.
+            lastMove = glfwGetTime()
+            let (yaw, pitch): (Float, Float) = switch key {
+            case GLFW_KEY_LEFT: (-15, 0)
+            case GLFW_KEY_RIGHT: (15, 0)
+            case GLFW_KEY_UP: (0, 15)
+            default: (0, -15)
+            }
+            session.moveCamera(touching: false) { $0.orbit(yawDegrees: yaw, pitchDegrees: pitch) }
         case GLFW_KEY_O: session.toggleAutoOrbit()
         case GLFW_KEY_SPACE:
             if let live = session.live {

@@ -69,8 +69,9 @@ import Testing
         try Capture().write(in: dir)
         #expect(Self.failure(dir) == nil)
         let frame = try CaptureReader(path: dir.path).frame(at: 0)
-        #expect(frame.points.count == 2)
-        #expect(frame.points[1] == FeaturePoint(position: SIMD3(0.5, 0.25, -2), id: 2))
+        let points = try #require(frame.points)
+        #expect(points.count == 2 && frame.depth == nil)
+        #expect(points[1] == FeaturePoint(position: SIMD3(0.5, 0.25, -2), id: 2))
         try Self.planeCapture(in: dir)
         #expect(Self.failure(dir) == nil)
     }
@@ -192,6 +193,7 @@ import Testing
         (Capture(image: "\"/etc/passwd\""), .malformed, "frames[0].image"),
         (Capture(image: "7"), .malformed, "frames[0].image"),
         (Capture(points: "\"../outside.xyz\""), .malformed, "frames[0].points"),
+        (Capture(points: "\"\(String(repeating: "p/", count: 2049))x\""), .tooLarge, "frames[0].points"),
     ])
     func badManifestFields(capture: Capture, kind: PointPaintError.Kind, path: String) throws {
         let error = try Self.failure(capture)
@@ -350,5 +352,14 @@ import Testing
         try dir.write(CaptureManifest(image: CaptureImageInfo(width: 8, height: 4), frames: [entry, entry]).jsonText(), to: "capture.json")
         let error = try #require(Self.failure(dir))
         #expect(error.kind == .outOfRange && error.place == .jsonPath("frames[1].timestamp"))
+    }
+
+    /// A manifest's path reaches the error line as its file name: escapes in it are spelled out.
+    @Test func aPathWithEscapesIsShownEscaped() throws {
+        let dir = TemporaryDirectory()
+        try Capture(points: #""points/\u001b[2J\r.xyz""#).write(in: dir)
+        let error = try #require(Self.failure(dir))
+        #expect(error.kind == .missing && error.place == .frame(0), "\(error)")
+        #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 } && error.description.contains("\\u{1B}[2J\\r.xyz"))
     }
 }

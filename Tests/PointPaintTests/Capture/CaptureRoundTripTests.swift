@@ -34,7 +34,7 @@ import Testing
             #expect(frame.image.packedPlanes().chroma == expected.packedPlanes().chroma)
             #expect(frame.camera == synth.camera(frame: index))
             #expect(frame.timestamp == Double(index) / 30)
-            for point in frame.points {
+            for point in try #require(frame.points) {
                 let t = truth[truthIndex]
                 #expect(t.frame == index)
                 #expect(point.position == t.position)
@@ -99,14 +99,22 @@ import Testing
     @Test func writerRefusesMismatchedFrames() throws {
         let dir = TemporaryDirectory()
         var writer = try CaptureWriter(directory: dir.path, imageInfo: CaptureImageInfo(width: 4, height: 4))
-        let image = NV12Image(width: 4, height: 4, lumaPlane: .init(repeating: 1, count: 16), chromaPlane: .init(repeating: 128, count: 8))
+        let image = YCbCrImage(width: 4, height: 4, lumaPlane: .init(repeating: 1, count: 16), chromaPlane: .init(repeating: 128, count: 8))
         try writer.append(image: image, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 1)
         #expect(throws: PointPaintError.self) {
             try writer.append(image: image, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 1)
         }
-        let small = NV12Image(width: 2, height: 2, lumaPlane: [1, 2, 3, 4], chromaPlane: [128, 128])
+        let small = YCbCrImage(width: 2, height: 2, lumaPlane: [1, 2, 3, 4], chromaPlane: [128, 128])
         #expect(throws: PointPaintError.self) {
             try writer.append(image: small, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 2)
         }
+        // Format v1 stores 4:2:0 only: a 4:4:4 image of the right size is refused, not squeezed.
+        let full = YCbCrImage(width: 4, height: 4, subsampling: .yuv444, lumaPlane: .init(repeating: 1, count: 16),
+                              chromaPlane: .init(repeating: 128, count: 32))
+        let error = try #require(throws: PointPaintError.self) {
+            try writer.append(image: full, camera: Camera(intrinsics: .init(fx: 1, fy: 1, cx: 2, cy: 2), transform: .identity)!, points: [], timestamp: 3)
+        }
+        #expect(error.kind == .unsupported && error.place == .frame(1))
+        #expect(writer.frames.count == 1)
     }
 }

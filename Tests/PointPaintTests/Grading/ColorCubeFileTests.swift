@@ -207,4 +207,22 @@ import Testing
         let graded = Look.noir.cube(size: 9).applied(to: wide)
         #expect(graded.bitDepth == 16 && graded.samples16[0] == graded.samples16[1])
     }
+
+    /// The file is written in pieces (`lut compose --size 256` built 450 MB of text in memory):
+    /// what reaches the disk is exactly `text`, across many pieces.
+    @Test func aCubeFileIsWrittenInPiecesThatAddUpToItsText() throws {
+        let dir = TemporaryDirectory()
+        let file = CubeFile(cube: gradingRandomCube(size: 33, seed: 5), title: "two\nlines")
+        try file.write(to: dir.file("big.cube"))
+        let written = try String(contentsOfFile: dir.file("big.cube"), encoding: .utf8)
+        #expect(written.utf8.count > 8 << 16, "several pieces")
+        #expect(written == file.text)
+        #expect(try CubeFile(contentsOf: dir.file("big.cube")).title == "two lines")
+    }
+
+    /// `LUT_3D_SIZE 256` alone reserved room for 256³ rows before reading any.
+    @Test func aSizeLineAloneIsRefusedByItsMissingRows() throws {
+        let error = try #require(throws: PointPaintError.self) { try CubeFile(parsing: Array("LUT_3D_SIZE 256\n".utf8), file: "s.cube") }
+        #expect(error.kind == .malformed && error.place == .line(1))
+    }
 }

@@ -68,6 +68,42 @@ import Testing
         #expect(error.kind == .tooLarge && error.file == dir.file("huge.png"))
     }
 
+    /// A header may claim no more image data than deflate could expand the rest of the file to
+    /// (1032:1): a 100-byte file claiming 16384² pixels is refused before the 256 MiB buffer is
+    /// allocated, while the most compressible real image, all zeros at zlib's level 9, reads.
+    @Test func aHeaderClaimingMoreThanTheFileCouldHoldIsRefusedBeforeAllocating() throws {
+        let dir = TemporaryDirectory()
+        try PNGFixture.write(PNGFixture.bytes(width: 16384, height: 16384, bitDepth: 8, colorType: 0, rows: [[1, 2]]),
+                             to: dir.file("liar.png"))
+        let error = try #require(throws: PointPaintError.self) { try PNGImage(contentsOf: dir.file("liar.png")) }
+        #expect(error.kind == .tooLarge && error.file == dir.file("liar.png"), "\(error)")
+        let side = 2048
+        try PNGImage(width: side, height: side, channels: 1, samples: [UInt8](repeating: 0, count: side * side))
+            .write(to: dir.file("zeros.png"), compressionLevel: 9)
+        let size = try #require(FileBytes.size(of: dir.file("zeros.png")))
+        #expect(size * 500 < side * side, "compressed more than 500:1 (\(size) bytes)")
+        let zeros = try PNGImage(contentsOf: dir.file("zeros.png"))
+        #expect(zeros.width == side && zeros.samples8.allSatisfy { $0 == 0 })
+    }
+
+    /// Found by fuzzing (png-image, Tests/Fuzz/Regressions): a 41-byte file whose iTXt chunk
+    /// declares 1.7 GB made libpng allocate all of it before reading a byte. Chunks decoding
+    /// does not use are now skipped unread; the file is refused as truncated.
+    @Test func aTextChunkDeclaringGigabytesIsSkippedNotAllocated() throws {
+        let dir = TemporaryDirectory()
+        let header = PNGFixture.chunk("IHDR", PNGFixture.bigEndian(4) + PNGFixture.bigEndian(4) + [8, 3, 0, 0, 0])
+        let bytes = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header + Array("fuzziTXt".utf8)
+        try PNGFixture.write(bytes, to: dir.file("text.png"))
+        let error = try #require(throws: PointPaintError.self) { try PNGImage(contentsOf: dir.file("text.png")) }
+        #expect(error.kind == .malformed && error.message.contains("truncated"), "\(error)")
+        // The same chunk, whole and valid, is skipped and the image reads.
+        let rows = (0 ..< 4).map { r in (0 ..< 4).map { UInt8(r * 4 + $0) } }
+        let withText = PNGFixture.bytes(width: 4, height: 4, bitDepth: 8, colorType: 0, rows: rows,
+                                        extraChunks: [("iTXt", Array("key\0\0\0\0\0text".utf8)), ("zTXt", [1, 2, 3])])
+        try PNGFixture.write(withText, to: dir.file("ok.png"))
+        #expect(try PNGImage(contentsOf: dir.file("ok.png")).samples8 == rows.flatMap { $0 })
+    }
+
     /// The one wording test of the PNG family: libpng's own reader said only "Read Error".
     @Test func aTruncatedDataStreamIsAnError() throws {
         let dir = TemporaryDirectory()

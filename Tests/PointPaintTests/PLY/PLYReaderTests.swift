@@ -228,4 +228,34 @@ struct PLYReaderTests {
         let noZError = try #require(pointPaintError { _ = try noZ.cloud(file: "z.ply") })
         #expect(noZError.kind == .missing && noZError.file == "z.ply" && noZError.place == nil)
     }
+
+    /// Element and property names are the file's text: an escape in one, or a name of a
+    /// megabyte, reaches the error line spelled out and cut.
+    @Test("element and property names in errors are shown escaped and cut")
+    func hostileNames() throws {
+        let escape = "e\u{1B}[2J"
+        let cases = [
+            "ply\nformat binary_little_endian 1.0\nelement \(escape) 5\nproperty float x\nend_header\n",
+            "ply\nformat ascii 1.0\nelement \(escape) 2\nproperty float x\nend_header\n1\n",
+            "ply\nformat ascii 1.0\nelement v 1\nproperty list uchar int \(escape)\nend_header\n-1\n",
+            "ply\nformat ascii 1.0\nelement \(String(repeating: "n", count: 1 << 20)) 1\nproperty uchar x\nend_header\n300\n",
+        ]
+        for text in cases {
+            let error = try #require(failure(bytes(text)))
+            #expect(!error.description.contains("\u{1B}") && error.description.count < 300, "\(error.description.prefix(300))")
+        }
+        let cloud = try #require(pointPaintError {
+            _ = try PLYReader.read(bytes: bytes("ply\nformat ascii 1.0\nelement \(escape) 0\nend_header\n"), file: "c.ply").cloud(file: "c.ply")
+        })
+        #expect(cloud.kind == .missing && cloud.description == "c.ply: expected a 'vertex' element, found 'e\\u{1B}[2J'")
+    }
+
+    /// Found by fuzzing (ply-ascii): invalid UTF-8 in an element name and a value, each byte
+    /// spelled out as `\u{FFFD}`, made an error line of 824 characters.
+    @Test("invalid bytes in names and values keep the error line short")
+    func fuzzInvalidBytesInNames() throws {
+        let input: [UInt8] = [0x65, 0x6C, 0x65, 0x6D, 0x65, 0x6E, 0x74, 0x20, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x20, 0x31, 0x0A, 0x65, 0x6E, 0x64, 0x5F, 0x68, 0x65, 0x61, 0x64, 0x65, 0x72, 0x0A, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x78, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let error = try #require(failure(bytes("ply\nformat ascii 1.0\n") + input))
+        #expect(error.description.count < 300, "\(error.description)")
+    }
 }

@@ -19,4 +19,15 @@ struct PLYSummaryTests {
         #expect(none.bounds == nil)
         #expect(none.description.contains("bounds: none (no vertex has finite x, y, z)"))
     }
+
+    @Test("comments and names from the file cannot clear the terminal or split a line in info")
+    func escapes() throws {
+        let text = "ply\nformat ascii 1.0\ncomment \u{1B}[2J hidden\u{200B}\rline\nobj_info \u{7}\nelement vertex\u{1B} 0\nend_header\n"
+        let lines = PLYSummary(try PLYReader.read(bytes: Array(text.utf8), file: "s.ply"), path: "s.ply").description
+            .split(separator: "\n")
+        #expect(lines.contains("  comment \\u{1B}[2J hidden\\u{200B}\\rline"))
+        #expect(lines.contains("  obj_info \\u{7}"))
+        #expect(lines.contains("  element vertex\\u{1B} 0: "))
+        #expect(!lines.joined().unicodeScalars.contains { $0.value < 0x20 })
+    }
 }

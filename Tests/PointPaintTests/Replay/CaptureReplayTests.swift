@@ -46,7 +46,7 @@ import Testing
         let dir = TemporaryDirectory()
         let truth = try Self.synthesize(range: range, matrix: matrix, siting: siting, in: dir)
         var store = SceneStore(voxelSize: 0.02)
-        let statistics = try CaptureReplay(reader: CaptureReader(path: dir.path)).run(into: &store)
+        let statistics = try CaptureReplay(source: CaptureReader(path: dir.path)).run(into: &store)
         #expect(statistics.frames == 6)
         #expect(statistics.pointsSeen == truth.count)
         #expect(statistics.painted + statistics.behind + statistics.outside == truth.count)
@@ -62,7 +62,7 @@ import Testing
         let dir = TemporaryDirectory()
         let truth = try Self.synthesize(.displayP3, in: dir)
         var store = SceneStore(voxelSize: 0.02)
-        let statistics = try CaptureReplay(reader: CaptureReader(path: dir.path)).run(into: &store)
+        let statistics = try CaptureReplay(source: CaptureReader(path: dir.path)).run(into: &store)
         let outside = truth.filter { !ColorGamut.isInsideSRGB($0.extendedSRGB) }.count
         #expect(outside > truth.count / 20, "the synthetic P3 scene has colours outside sRGB")
         #expect(statistics.outOfSRGB > outside / 2 && statistics.outOfSRGB < outside * 2, "\(statistics.outOfSRGB) vs \(outside)")
@@ -86,14 +86,14 @@ import Testing
         options.frames = 2 ..< 3
         // `first` keeps each voxel's first sample with all its bits: one point decides a voxel.
         var store = SceneStore(voxelSize: 0.02, policy: .first)
-        let statistics = try CaptureReplay(reader: reader, options: options).run(into: &store)
+        let statistics = try CaptureReplay(source: reader, options: options).run(into: &store)
         #expect(statistics.outOfSRGB > 0, "the frame has colours outside sRGB")
         let sampler = CapturedImageSampler(image: try reader.image(at: 2), encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries)
         let camera = reader.manifest.frames[2].camera
         var expected: [VoxelKey: SIMD3<Float>] = [:]
         var outsideCaptureGamut = 0
-        for point in try reader.points(at: 2) {
+        for point in try #require(try reader.points(at: 2)) {
             guard case .visible(let s, let t) = camera.project(SIMD3<Double>(point.position), width: info.width, height: info.height),
                   let key = VoxelKey(containing: point.position, voxelSize: store.voxelSize), expected[key] == nil
             else { continue }
@@ -130,7 +130,7 @@ import Testing
                 var options = CaptureReplay.Options()
                 options.threads = threads
                 var store = SceneStore(voxelSize: 0.02, policy: policy)
-                let statistics = try CaptureReplay(reader: reader, options: options).run(into: &store)
+                let statistics = try CaptureReplay(source: reader, options: options).run(into: &store)
                 runs.append(((0 ..< store.count).map { store[$0] }, statistics, store.sampleCount))
             }
             let single = runs[0]
@@ -152,7 +152,7 @@ import Testing
         var options = CaptureReplay.Options()
         options.frames = 1 ..< 6
         options.every = 2
-        let replay = CaptureReplay(reader: try CaptureReader(path: dir.path), options: options)
+        let replay = try CaptureReplay(source: CaptureReader(path: dir.path), options: options)
         #expect(replay.frameIndices == [1, 3, 5])
         var store = SceneStore(voxelSize: 0.02)
         var seen: [Int] = []
@@ -170,7 +170,7 @@ import Testing
         // Camera at the origin looking down −z with fx = 4 on an 8×4 image.
         try dir.write("0 0 -1 1\n0 0 1 2\n50 0 -1 3\n0 0 0 4\n", to: "points/0.xyz")
         var store = SceneStore(voxelSize: 0.1)
-        let statistics = try CaptureReplay(reader: CaptureReader(path: dir.path)).run(into: &store)
+        let statistics = try CaptureReplay(source: CaptureReader(path: dir.path)).run(into: &store)
         #expect(statistics.painted == 1)
         #expect(statistics.behind == 2)
         #expect(statistics.outside == 1)
@@ -182,12 +182,12 @@ import Testing
         _ = try Self.synthesize(in: dir)
         let reader = try CaptureReader(path: dir.path)
         var plain = SceneStore(voxelSize: 0.02), graded = SceneStore(voxelSize: 0.02), inverted = SceneStore(voxelSize: 0.02)
-        try CaptureReplay(reader: reader).run(into: &plain)
+        try CaptureReplay(source: reader).run(into: &plain)
         var options = CaptureReplay.Options()
         options.grade = ColorCube(size: 2) { _ in SIMD3(1, 0, 0) }
-        try CaptureReplay(reader: reader, options: options).run(into: &graded)
+        try CaptureReplay(source: reader, options: options).run(into: &graded)
         options.grade = ColorCube(size: 17) { SIMD3(1, 1, 1) - $0 }
-        try CaptureReplay(reader: reader, options: options).run(into: &inverted)
+        try CaptureReplay(source: reader, options: options).run(into: &inverted)
         #expect(graded.count == plain.count)
         for i in 0 ..< graded.count {
             #expect(isApproximatelyEqual(graded[i].color, SIMD3(1, 0, 0), tolerance: 1e-4))

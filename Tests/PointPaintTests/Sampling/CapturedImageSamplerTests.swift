@@ -39,7 +39,7 @@ enum Reference {
 
 @Suite struct CapturedImageSamplerTests {
     /// An image whose 2×2 blocks each hold one (Y, Cb, Cr) combination from a dense grid.
-    static func gridImage(step: Int) -> (NV12Image, [SIMD3<Int>]) {
+    static func gridImage(step: Int) -> (YCbCrImage, [SIMD3<Int>]) {
         var values = Array(stride(from: 0, through: 255, by: step))
         if values.last != 255 { values.append(255) }
         var combos: [SIMD3<Int>] = []
@@ -54,7 +54,7 @@ enum Reference {
             chroma[by * w + 2 * bx] = UInt8(c.y)
             chroma[by * w + 2 * bx + 1] = UInt8(c.z)
         }
-        return (NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma), combos)
+        return (YCbCrImage(width: w, height: h, lumaPlane: luma, chromaPlane: chroma), combos)
     }
 
     static let encodings: [YCbCrEncoding] = YCbCrMatrix.allCases.flatMap { m in YCbCrRange.allCases.map { YCbCrEncoding(matrix: m, range: $0) } }
@@ -91,7 +91,7 @@ enum Reference {
         let w = 64, h = 48
         let luma = (0 ..< w * h).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let chroma = (0 ..< w * h / 2).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let image = NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
+        let image = YCbCrImage(width: w, height: h, lumaPlane: luma, chromaPlane: chroma)
         for siting in ChromaSiting.allCases {
             let sampler = CapturedImageSampler(image: image, encoding: encoding, siting: siting, interpolation: .bilinear)
             func bilerp(_ at: (Int, Int) -> Double, _ x: Double, _ y: Double) -> Double {
@@ -117,9 +117,9 @@ enum Reference {
 
     @Test func knownColours() throws {
         // Full-range BT.601: the JPEG equations.
-        let white = NV12Image(width: 2, height: 2, lumaPlane: [255, 255, 255, 255], chromaPlane: [128, 128])
+        let white = YCbCrImage(width: 2, height: 2, lumaPlane: [255, 255, 255, 255], chromaPlane: [128, 128])
         #expect(CapturedImageSampler(image: white).rgb8(at: SIMD2(0.5, 0.5)) == SIMD3(255, 255, 255))
-        let red = NV12Image(width: 2, height: 2, lumaPlane: [76, 76, 76, 76], chromaPlane: [85, 255])
+        let red = YCbCrImage(width: 2, height: 2, lumaPlane: [76, 76, 76, 76], chromaPlane: [85, 255])
         let got = try #require(CapturedImageSampler(image: red).rgb8(at: SIMD2(0.25, 0.75)))
         #expect(got.x >= 253 && got.y <= 1 && got.z <= 1, "\(got)")
         // The gist's mistake: the BT.709 matrix on BT.601 data is visibly wrong.
@@ -129,7 +129,7 @@ enum Reference {
 
     @Test func edgesOfTheCoordinateRange() throws {
         // Four columns with distinct luma; the last column must be reachable at s = 1 and just below.
-        let image = NV12Image(width: 4, height: 2, lumaPlane: [10, 20, 30, 40, 10, 20, 30, 40], chromaPlane: [128, 128, 128, 128])
+        let image = YCbCrImage(width: 4, height: 2, lumaPlane: [10, 20, 30, 40, 10, 20, 30, 40], chromaPlane: [128, 128, 128, 128])
         for interpolation in Interpolation.allCases {
             let sampler = CapturedImageSampler(image: image, interpolation: interpolation)
             #expect(try #require(sampler.codes(at: SIMD2(0, 0))).x == 10)
@@ -157,7 +157,7 @@ enum Reference {
     @Test func tinyImagesAndOddStrides() throws {
         // 2×2 image: Y rows 3 bytes apart, the CbCr row after 5 bytes of padding.
         let bytes: [UInt8] = [50, 60, 0xFF, 70, 80, 0xFF, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 100, 200, 0xEE]
-        let image = NV12Image(width: 2, height: 2, luma: MappedBytes(copying: bytes), lumaOffset: 0, lumaStride: 3,
+        let image = YCbCrImage(width: 2, height: 2, luma: MappedBytes(copying: bytes), lumaOffset: 0, lumaStride: 3,
                               chroma: MappedBytes(copying: bytes), chromaOffset: 11, chromaStride: 3)
         let sampler = CapturedImageSampler(image: image, interpolation: .nearest)
         #expect(try #require(sampler.codes(at: SIMD2(0.9, 0.9))) == SIMD3(80, 100, 200))
@@ -170,7 +170,7 @@ enum Reference {
         // Cb rises 10 a chroma texel; at x = 0.5 (luma pixel 4 of 8 → chroma position 1.5 centre,
         // 1.75 left) the two sitings differ by 2.5 codes.
         let chroma: [UInt8] = [100, 128, 110, 128, 120, 128, 130, 128, 100, 128, 110, 128, 120, 128, 130, 128]
-        let image = NV12Image(width: 8, height: 4, lumaPlane: .init(repeating: 128, count: 32), chromaPlane: chroma)
+        let image = YCbCrImage(width: 8, height: 4, lumaPlane: .init(repeating: 128, count: 32), chromaPlane: chroma)
         let centre = try #require(CapturedImageSampler(image: image, siting: .center).codes(at: SIMD2(0.5, 0.5)))
         let left = try #require(CapturedImageSampler(image: image, siting: .left).codes(at: SIMD2(0.5, 0.5)))
         #expect(isApproximatelyEqual(centre.y, 115, tolerance: 1e-4))
@@ -182,7 +182,7 @@ enum Reference {
         let w = 8, h = 4
         var luma = [UInt8](repeating: 0, count: w * h)
         for y in 0 ..< h { for x in 0 ..< w { luma[y * w + x] = UInt8(10 + (x >= w / 2 ? 10 : 0) + (y >= h / 2 ? 20 : 0)) } }
-        let sampler = CapturedImageSampler(image: NV12Image(width: w, height: h, lumaPlane: luma, chromaPlane: .init(repeating: 128, count: 16)),
+        let sampler = CapturedImageSampler(image: YCbCrImage(width: w, height: h, lumaPlane: luma, chromaPlane: .init(repeating: 128, count: 16)),
                                            interpolation: .nearest)
         func lumaAt(_ orientation: DisplayOrientation, _ p: SIMD2<Double>) -> Float {
             let mapping = DisplayMapping(orientation: orientation, imageWidth: w, imageHeight: h)
@@ -244,7 +244,7 @@ enum Reference {
         let synth = CaptureSynthesizer(options: CaptureRoundTripTests.options())
         let images = (0 ..< 3).map { synth.encode(synth.render(frame: $0)) }
         let coordinates = (0 ..< 400).map { i in SIMD2<Float>(Float(i % 20) / 20 + 0.01, Float(i / 20) / 20 + 0.01) }
-        func run(_ image: NV12Image) -> [SIMD3<Float>] {
+        func run(_ image: YCbCrImage) -> [SIMD3<Float>] {
             var out: [SIMD3<Float>] = []
             CapturedImageSampler(image: image).sample(coordinates, into: &out, space: .linear)
             return out
@@ -290,7 +290,7 @@ enum Reference {
         // Fully saturated Display P3 red, encoded full-range BT.601.
         let encoding = YCbCrEncoding.arkit
         let ycc = encoding.ycbcr(rgb: SIMD3(1, 0, 0))
-        let image = NV12Image(width: 2, height: 2, lumaPlane: .init(repeating: UInt8(ycc.x.rounded()), count: 4),
+        let image = YCbCrImage(width: 2, height: 2, lumaPlane: .init(repeating: UInt8(ycc.x.rounded()), count: 4),
                               chromaPlane: [UInt8(ycc.y.rounded()), UInt8(min(ycc.z.rounded(), 255))])
         let sampler = CapturedImageSampler(image: image, primaries: .displayP3)
         let extended = try #require(sampler.color(at: SIMD2(0.5, 0.5), space: .extendedSRGB))

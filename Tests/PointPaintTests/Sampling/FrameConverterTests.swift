@@ -35,18 +35,18 @@ private enum StandardDecode {
 
 /// An image with the given strides and plane offsets, every byte (padding too) random.
 private func randomImage(width: Int, height: Int, lumaStride: Int, chromaStride: Int, lumaOffset: Int = 0,
-                         chromaOffset: Int = 0, rng: inout SplitMix64) -> NV12Image {
+                         chromaOffset: Int = 0, rng: inout SplitMix64) -> YCbCrImage {
     let lumaCount = lumaOffset + lumaStride * height
     let chromaCount = chromaOffset + chromaStride * height / 2
     let luma = (0 ..< lumaCount).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
     let chroma = (0 ..< chromaCount).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
-    return NV12Image(width: width, height: height, luma: MappedBytes(copying: luma), lumaOffset: lumaOffset, lumaStride: lumaStride,
+    return YCbCrImage(width: width, height: height, luma: MappedBytes(copying: luma), lumaOffset: lumaOffset, lumaStride: lumaStride,
                      chroma: MappedBytes(copying: chroma), chromaOffset: chromaOffset, chromaStride: chromaStride)
 }
 
 /// A 2×2-block image whose blocks enumerate every chroma pair on a grid (step `chromaStep`)
 /// with every luma code spread over the blocks' four pixels.
-private func codeGridImage(chromaStep: Int) -> NV12Image {
+private func codeGridImage(chromaStep: Int) -> YCbCrImage {
     let chromaCodes = Array(stride(from: 0, through: 255, by: chromaStep))
     let pairs = chromaCodes.flatMap { cb in chromaCodes.map { cr in (UInt8(cb), UInt8(cr)) } }
     let blocks = pairs.count * 64                       // 64 blocks × 4 pixels = all 256 luma codes
@@ -64,7 +64,7 @@ private func codeGridImage(chromaStep: Int) -> NV12Image {
             luma[(2 * by + i / 2) * width + 2 * bx + i % 2] = UInt8((4 * (block % 64) + i) % 256)
         }
     }
-    return NV12Image(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
+    return YCbCrImage(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
 }
 
 /// Largest per-sample difference, and the fraction of samples that are equal.
@@ -80,13 +80,13 @@ private func compare(_ a: [UInt8], _ b: [UInt8]) -> (maxDifference: Int, equalFr
 }
 
 /// A one-block-per-chroma-sample image filled with the given codes.
-private func uniformImage(width: Int = 2, height: Int = 2, y: UInt8, cb: UInt8, cr: UInt8) -> NV12Image {
-    NV12Image(width: width, height: height, lumaPlane: [UInt8](repeating: y, count: width * height),
+private func uniformImage(width: Int = 2, height: Int = 2, y: UInt8, cb: UInt8, cr: UInt8) -> YCbCrImage {
+    YCbCrImage(width: width, height: height, lumaPlane: [UInt8](repeating: y, count: width * height),
               chromaPlane: (0 ..< width * height / 2).map { $0 % 2 == 0 ? cb : cr })
 }
 
 /// `FramePlanes.convertBilinearScalar` over the whole image: the bilinear kernel's scalar model.
-private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter, _ layout: PixelLayout) -> [UInt8] {
+private func bilinearScalarModel(_ image: YCbCrImage, _ converter: FrameConverter, _ layout: PixelLayout) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: image.width * image.height * layout.bytesPerPixel)
     let k = FrameConverterConstants(encoding: converter.encoding, siting: converter.siting)
     image.luma.withUnsafeBytes { luma in
@@ -218,7 +218,7 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
                             chromaOffset: Int.random(in: 0 ... 5, using: &rng), rng: &rng)
             }
             let (w, h) = (98, 8)
-            images.append(NV12Image(width: w, height: h, lumaPlane: (0 ..< w * h).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 },
+            images.append(YCbCrImage(width: w, height: h, lumaPlane: (0 ..< w * h).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 },
                                     chromaPlane: (0 ..< w * h / 2).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 }))
             for image in images {
                 var rgba: [UInt8] = [], rgb: [UInt8] = [], banded: [UInt8] = []
@@ -235,7 +235,7 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
     }
 
     /// Pixels of RGBA `output` that differ from `nearestPixel` (alpha must be 255).
-    private func scalarModelMismatches(_ image: NV12Image, _ output: [UInt8], _ encoding: YCbCrEncoding) -> Int {
+    private func scalarModelMismatches(_ image: YCbCrImage, _ output: [UInt8], _ encoding: YCbCrEncoding) -> Int {
         let k = FrameConverterConstants(encoding: encoding, siting: .center)
         var mismatches = 0
         for y in 0 ..< image.height {
@@ -325,7 +325,7 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
         let (width, height) = (50, 8)
         let luma = (0 ..< width * height).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 }
         let chroma = (0 ..< width * height / 2).map { _ in UInt8.random(in: 0 ... 1, using: &rng) * 255 }
-        let image = NV12Image(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
+        let image = YCbCrImage(width: width, height: height, lumaPlane: luma, chromaPlane: chroma)
         for encoding in allEncodings {
             let converter = FrameConverter(encoding: encoding, siting: siting)
             #expect(converter.converted(image, interpolation: .bilinear) == bilinearScalarModel(image, converter, .rgba8),
@@ -402,7 +402,7 @@ private func bilinearScalarModel(_ image: NV12Image, _ converter: FrameConverter
     @Test("Bilinear chroma weights follow the siting")
     func bilinearWeights() {
         // 4×2, Y = 128, Cr = 128, Cb = 100 then 200: B = 128 + 1.772·(Cb − 128).
-        let image = NV12Image(width: 4, height: 2, lumaPlane: [UInt8](repeating: 128, count: 8), chromaPlane: [100, 128, 200, 128])
+        let image = YCbCrImage(width: 4, height: 2, lumaPlane: [UInt8](repeating: 128, count: 8), chromaPlane: [100, 128, 200, 128])
         func blues(_ siting: ChromaSiting) -> [UInt8] {
             let rgb = FrameConverter(encoding: .arkit, siting: siting).converted(image, to: .rgb8, interpolation: .bilinear)
             return (0 ..< 4).map { rgb[3 * $0 + 2] }

@@ -117,7 +117,7 @@ struct CaptureReplayLiveTests {
     func publishesEachFrame() throws {
         let path = try synthesizedCapture()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let replay = CaptureReplay(reader: try CaptureReader(path: path))
+        let replay = try CaptureReplay(source: CaptureReader(path: path))
         var reference = SceneStore(voxelSize: 0.02)
         let statistics = try replay.run(into: &reference)
 
@@ -155,7 +155,7 @@ struct CaptureReplayLiveTests {
     func pauseStepCancel() async throws {
         let path = try synthesizedCapture(frames: 4)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let replay = CaptureReplay(reader: try CaptureReader(path: path))
+        let replay = try CaptureReplay(source: CaptureReader(path: path))
         let live = LiveCloud(startPaused: true)
         let seen = Publications()
         live.setPublishHandler {

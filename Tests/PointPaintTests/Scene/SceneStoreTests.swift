@@ -70,6 +70,26 @@ struct SceneStoreTests {
         }
     }
 
+    /// `voxelize --accumulate first` wrote NaN and infinite colours where `mean` cleaned them.
+    @Test("every policy keeps NaN as 0 and clamps to ±64, one sample at a time or in a large batch",
+          arguments: AccumulationPolicy.allCases)
+    func nonFiniteColours(policy: AccumulationPolicy) {
+        let bad: [SIMD3<Float>] = [SIMD3(.nan, .infinity, -.infinity), SIMD3(1e30, -1e30, .signalingNaN)]
+        var single = SceneStore(voxelSize: 1, policy: policy)
+        for (i, c) in bad.enumerated() { single.add(SIMD3(Float(i) * 2, 0, 0), color: c) }
+        // 64K samples or more take the partitioned path.
+        let n = 70_000
+        var batch = SceneStore(voxelSize: 1, policy: policy)
+        batch.add(points: (0 ..< n).map { SIMD3(Float($0 % 2) * 2, 0, 0) }, colors: (0 ..< n).map { bad[$0 % 2] })
+        for store in [single, batch] {
+            #expect(store.count == 2)
+            let colors = (0 ..< store.count).map { store[$0].color }
+            #expect(colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }, "\(policy): \(colors)")
+            #expect(store.cloud().colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
+            #expect(colors[0].x == 0 && colors[0].y == 64 && colors[0].z == -64 && colors[1].x == 64 && colors[1].z == 0)
+        }
+    }
+
     @Test("voxel indices follow first appearance; cloud(from:) gives only new voxels")
     func insertionOrder() throws {
         var s = SceneStore(voxelSize: 1)

@@ -69,4 +69,28 @@ func pointPaintError(sourceLocation: SourceLocation = #_sourceLocation, _ body: 
         #expect(PointPaintError.quote(bytes: [0x61, 0xFF, 0x62]) == "'a\\u{FFFD}b'")
         #expect(PointPaintError.quote(bytes: [0xC3]) == "'\\u{FFFD}'")
     }
+
+    /// Found by fuzzing: forty invalid bytes, each shown as `\u{FFFD}`, made an 824-character
+    /// error line. An escape counts as the characters it takes.
+    @Test func escapesCountAsTheCharactersTheyTake() {
+        #expect(PointPaintError.quote(bytes: [UInt8](repeating: 0xFF, count: 100)) == "'" + String(repeating: "\\u{FFFD}", count: 5) + "'… (95 more bytes)")
+        #expect(PointPaintError.quote(String(repeating: "\u{1B}", count: 10)) == "'" + String(repeating: "\\u{1B}", count: 6) + "'… (4 more characters)")
+    }
+
+    @Test func namesAreBareUnlessTheyHoldSomethingInvisibleOrRunLong() {
+        #expect(PointPaintError.name("vertex") == "vertex")
+        #expect(PointPaintError.name("it's") == "it's")
+        #expect(PointPaintError.name("a\u{1B}[2Jb") == "'a\\u{1B}[2Jb'")
+        #expect(PointPaintError.name(String(repeating: "v", count: 41)) == "'" + String(repeating: "v", count: 40) + "'… (1 more character)")
+    }
+
+    /// Whatever reaches a file name or a message, the line stays one line without escapes:
+    /// a path in a manifest, a name in a PLY header.
+    @Test func theWholeLineIsVisibleWhateverItsPartsHold() {
+        let error = PointPaintError(.missing, file: "frames/\u{1B}[2J\r.nv12", place: .element("v\u{7}x", 2), "expected a\nframe\u{200B}")
+        #expect(error.description == "'frames/\\u{1B}[2J\\r.nv12': 'v\\u{7}x' 2: expected a\\nframe\\u{200B}")
+        let long = PointPaintError(.missing, file: String(repeating: "d/", count: 1000), "expected a file")
+        #expect(long.description.count < PointPaintError.longestFileShown + 60)
+        #expect(PointPaintError(.missing, file: "café's.ply", "found none").description == "café's.ply: found none")
+    }
 }

@@ -1,0 +1,202 @@
+import Foundation
+
+/// A nerfstudio-style folder: `transforms.json` and the images, depth maps and point cloud it
+/// names (what `ns-process-data`, NeRFCapture, polyform and Spectacular AI write).
+///
+/// Intrinsics `fl_x, fl_y, cx, cy, w, h` stand at the top level or in each frame (a frame's own
+/// value wins). `transform_matrix` is the camera-to-world matrix as four rows, with OpenGL's
+/// camera axes, which are ARKit's: used as stored, in nerfstudio's world (which may have been
+/// re-oriented and scaled: `applied_transform` and `applied_scale` are noted, not undone).
+/// `file_path` names a JPEG, or a PNG whose 8-bit R′G′B′ is converted to Y′CbCr 4:4:4 (the one
+/// lossy step: see `YCbCrPlanes(rgb8:width:height:channels:encoding:)`). `depth_file_path` (or
+/// instant-ngp's `depth_path`) names a 16-bit PNG in millimetres, nerfstudio's default, or in
+/// `integer_depth_scale` metres a unit when the file gives one (instant-ngp); `ply_file_path`
+/// names the cloud.
+///
+/// Pinhole cameras only: lens distortion (`k1`…, `p1`…) is noted but not undone; fisheye and
+/// panoramic models are refused. The file records no times: frame `i`, in the order the file
+/// lists them, is given time `i` seconds.
+public struct NerfstudioCapture: CaptureSource {
+    /// What the source was opened from: the folder or its `transforms.json`.
+    public let path: String
+    /// `transforms.json`.
+    public let file: String
+    /// Always `.nerfstudio`.
+    public var format: CaptureFormat { .nerfstudio }
+    /// The frames' size (`w` × `h`) and colour description.
+    public let imageInfo: CaptureImageInfo
+    /// The frames `transforms.json` lists.
+    public var frameCount: Int { frames.entries.count }
+    /// What was read and how: camera model, distortion, applied transforms, depth scale.
+    public let notes: [String]
+    /// The file `ply_file_path` names, if any.
+    public let cloudFile: String?
+
+    private let frames: SourceFrames
+
+    /// Camera models read, all pinhole (those with radial or tangential distortion terms too).
+    static let pinholeModels: Set<String> = ["PINHOLE", "SIMPLE_PINHOLE", "OPENCV", "SIMPLE_RADIAL", "RADIAL"]
+    /// Distortion terms nerfstudio and COLMAP write.
+    static let distortionKeys = ["k1", "k2", "k3", "k4", "p1", "p2"]
+
+    /// Opens `transforms.json` at `path` (or in the folder `path`) and checks every frame's
+    /// entry and the first frame's image and depth headers.
+    /// - Throws: `PointPaintError` naming the file and place: `.missing` files and keys;
+    ///   `.malformed` matrices, lengths, non-finite numbers and sizes; `.unsupported` camera
+    ///   models and file kinds; `.outOfRange` focal lengths and sizes.
+    public init(path: String) throws {
+        self.path = path
+        let file = SourceFiles.isFolder(path) ? (path as NSString).appendingPathComponent("transforms.json") : path
+        self.file = file
+        let folder = (file as NSString).deletingLastPathComponent
+        func resolve(_ relative: String) -> String {
+            relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
+        }
+        let json = try SourceJSON(contentsOf: file).root
+        _ = try json.object()
+        var notes: [String] = []
+
+        let model = json["camera_model"].exists ? try json["camera_model"].string() : "PINHOLE"
+        guard Self.pinholeModels.contains(model) else {
+            throw PointPaintError(.unsupported, file: file, place: .jsonPath("camera_model"),
+                                  "expected a pinhole camera model (\(Self.pinholeModels.sorted().joined(separator: ", "))), found \(PointPaintError.quote(model)): fisheye and panoramic images are not read")
+        }
+        notes.append("camera model: \(model)" + (json["camera_model"].exists ? "" : " (camera_model absent)"))
+
+        let list = try json["frames"].array()
+        guard !list.isEmpty else { throw json["frames"].failure("an array of at least one frame") }
+        var frames: [SourceFrames.Entry] = []
+        frames.reserveCapacity(list.count)
+        var size: (width: Int, height: Int)?
+        var distortion: [String: Set<Double>] = [:]
+        var pngFrames = 0
+        var intrinsicsPerFrame = false, focalLengthOnce = false
+        for (index, frame) in list.enumerated() {
+            _ = try frame.object()
+            /// The frame's own value of `key`, or the top level's.
+            func value(_ key: String) throws -> JSONNode {
+                if frame[key].exists { return frame[key] }
+                if json[key].exists { return json[key] }
+                throw PointPaintError(.missing, file: file, place: .jsonPath(frame[key].path),
+                                      "expected \(key) in the frame or at the top level, found it in neither")
+            }
+            intrinsicsPerFrame = intrinsicsPerFrame || ["fl_x", "fl_y", "cx", "cy", "w", "h"].contains { frame[$0].exists }
+            let fx = try value("fl_x").positiveNumber()
+            let hasFy = frame["fl_y"].exists || json["fl_y"].exists
+            focalLengthOnce = focalLengthOnce || !hasFy
+            let fy = hasFy ? try value("fl_y").positiveNumber() : fx
+            let k = try CameraIntrinsics(fx: fx, fy: fy, cx: value("cx").number(), cy: value("cy").number())
+            let frameSize = try (width: value("w").positiveInteger(atMost: CaptureManifest.maximumDimension),
+                                 height: value("h").positiveInteger(atMost: CaptureManifest.maximumDimension))
+            if let size, size != frameSize {
+                throw PointPaintError(.malformed, file: file, place: .jsonPath("frames[\(index)]"),
+                                      "expected intrinsics for a \(size.width)x\(size.height) image like the first frame's, found w \(frameSize.width), h \(frameSize.height)")
+            }
+            size = frameSize
+            for key in Self.distortionKeys where frame[key].exists || json[key].exists {
+                let d = try value(key).number()
+                if d != 0 { distortion[key, default: []].insert(d) }
+            }
+            for node in [json["distortion_params"], frame["distortion_params"]] where node.exists {
+                for (i, d) in try node.array().map({ try $0.number() }).enumerated() where d != 0 {
+                    distortion["distortion_params[\(i)]", default: []].insert(d)
+                }
+            }
+
+            let matrix = frame["transform_matrix"]
+            let m = try matrix.matrix(rows: 4, columns: 4)
+            guard abs(m[12]) <= 1e-6, abs(m[13]) <= 1e-6, abs(m[14]) <= 1e-6, abs(m[15] - 1) <= 1e-6 else {
+                throw PointPaintError(.malformed, file: file, place: .jsonPath(matrix.path),
+                                      "expected a camera-to-world matrix whose last row is 0, 0, 0, 1, found \(m[12]), \(m[13]), \(m[14]), \(m[15])")
+            }
+            let transform = Matrix4x4(columnMajor: (0 ..< 16).map { m[($0 % 4) * 4 + $0 / 4] })
+            guard let camera = Camera(intrinsics: k, transform: transform) else {
+                throw PointPaintError(.malformed, file: file, place: .jsonPath(matrix.path), "expected an invertible camera-to-world matrix, found a singular one")
+            }
+
+            let imageNode = frame["file_path"]
+            let image = try imageNode.string()
+            let kind = (image as NSString).pathExtension.lowercased()
+            guard ["jpg", "jpeg", "png"].contains(kind) else {
+                throw PointPaintError(.unsupported, file: file, place: .jsonPath(imageNode.path),
+                                      "expected a .jpg, .jpeg or .png image, found \(PointPaintError.quote(image))")
+            }
+            pngFrames += kind == "png" ? 1 : 0
+            let depthNode = frame["depth_file_path"].exists ? frame["depth_file_path"] : frame["depth_path"]
+            let depth = depthNode.exists ? try depthNode.string() : nil
+            if let depth, (depth as NSString).pathExtension.lowercased() != "png" {
+                throw PointPaintError(.unsupported, file: file, place: .jsonPath(depthNode.path),
+                                      "expected a 16-bit .png depth map, found \(PointPaintError.quote(depth))")
+            }
+            frames.append(SourceFrames.Entry(timestamp: Double(index), camera: camera, image: resolve(image), depth: depth.map(resolve)))
+        }
+        let imageSize = size!
+
+        let imageInfo: CaptureImageInfo
+        if frames[0].image.lowercased().hasSuffix(".png") {
+            imageInfo = CaptureImageInfo(width: imageSize.width, height: imageSize.height)
+        } else {
+            imageInfo = try SourceFiles.jpegImageInfo(frames[0].image, frame: 0)
+            guard imageInfo.width == imageSize.width, imageInfo.height == imageSize.height else {
+                throw PointPaintError(.malformed, file: frames[0].image, place: .frame(0),
+                                      "expected a \(imageSize.width)x\(imageSize.height) image (w and h), found \(imageInfo.width)x\(imageInfo.height)")
+            }
+        }
+        self.imageInfo = imageInfo
+        notes.append("poses: transform_matrix, camera-to-world with OpenGL camera axes (ARKit's), used as stored")
+        notes.append("intrinsics: fl_x, fl_y, cx, cy for w × h, " + (intrinsicsPerFrame ? "per frame where a frame gives them" : "at the top level")
+                     + (focalLengthOnce ? "; fl_y absent, taken as fl_x" : ""))
+        notes.append("timestamps: none recorded; frame i, in the order transforms.json lists them, at i s")
+        if pngFrames > 0 {
+            notes.append(SourceFiles.count(pngFrames, "PNG frame") + ": 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
+        }
+        if !distortion.isEmpty {
+            let terms = distortion.keys.sorted().map { key in "\(key) \(distortion[key]!.sorted().map { "\($0)" }.joined(separator: "/"))" }
+            notes.append("lens distortion not undone: " + terms.joined(separator: ", "))
+        }
+        for key in ["applied_transform", "applied_scale", "orientation_override"] where json[key].exists {
+            notes.append("\(key) present: the world is nerfstudio's, as saved (not turned back into the original data's)")
+        }
+        if json["applied_transform"].exists { _ = try json["applied_transform"].matrix(rows: 3, columns: 4) }
+        if json["applied_scale"].exists { _ = try json["applied_scale"].positiveNumber() }
+
+        let metresPerDepthUnit = json["integer_depth_scale"].exists ? try json["integer_depth_scale"].positiveNumber() : 0.001
+        var depthSize: (width: Int, height: Int)?
+        if let first = frames.firstIndex(where: { $0.depth != nil }) {
+            let depthPath = frames[first].depth!
+            let depth = try SourceFiles.depthPNGSize(depthPath, frame: first)
+            try SourceFiles.checkRegistered(depth: depth, image: imageSize, file: depthPath, frame: first)
+            depthSize = depth
+            notes.append("depth: 16-bit PNG, \(depth.width)x\(depth.height), "
+                         + (json["integer_depth_scale"].exists ? "\(metresPerDepthUnit) m a unit (integer_depth_scale)" : "millimetres (nerfstudio's default scale)")
+                         + "; no confidence")
+            let without = frames.count(where: { $0.depth == nil })
+            if without > 0 { notes.append(SourceFiles.count(without, "frame") + " without a depth map") }
+        } else {
+            notes.append("no depth maps")
+        }
+
+        if json["ply_file_path"].exists {
+            let cloud = resolve(try json["ply_file_path"].string())
+            guard FileBytes.size(of: cloud) != nil else {
+                throw PointPaintError(.missing, file: file, place: .jsonPath("ply_file_path"), "expected the point cloud \(PointPaintError.quote(cloud)), found no such file")
+            }
+            cloudFile = cloud
+        } else {
+            cloudFile = nil
+        }
+        self.notes = notes
+        self.frames = SourceFrames(frames, imageInfo: imageInfo, depthSize: depthSize, metresPerDepthUnit: metresPerDepthUnit, file: file)
+    }
+
+    /// The time (`index` seconds) and camera of frame `index`.
+    public func frameInfo(at index: Int) throws -> CaptureFrameInfo { try frames.info(at: index) }
+
+    /// Frame `index`: its image as Y′CbCr planes (a JPEG's own; a PNG's converted), its camera,
+    /// and its depth map (metres) when it has one.
+    /// - Throws: `PointPaintError` at `.frame(index)` for a missing, corrupt or wrongly sized file.
+    public func frame(at index: Int) throws -> CaptureFrame { try frames.frame(at: index) }
+
+    /// The JPEG file of frame `index`, byte for byte; nil for a PNG frame.
+    public func jpegData(at index: Int) throws -> [UInt8]? { try frames.jpegData(at: index) }
+}

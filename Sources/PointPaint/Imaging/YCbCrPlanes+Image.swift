@@ -1,0 +1,34 @@
+extension YCbCrPlanes {
+    /// The planes of an image, its interleaved chroma split into Cb and Cr.
+    public init(_ image: YCbCrImage) {
+        let (luma, chroma) = image.packedPlanes()
+        var cb = [UInt8](repeating: 0, count: chroma.count / 2), cr = cb
+        for i in cb.indices {
+            cb[i] = chroma[2 * i]
+            cr[i] = chroma[2 * i + 1]
+        }
+        self.init(width: image.width, height: image.height, subsampling: image.subsampling, luma: luma, cb: cb, cr: cr)
+    }
+}
+
+extension YCbCrImage {
+    /// The image of decoded planes, in any subsampling and of any size: the luma plane copied,
+    /// the chroma planes interleaved as the semi-planar layout holds them (NV12 for 4:2:0).
+    /// - Complexity: one pass over each plane, into memory that is not cleared first (a replay
+    ///   makes one image a frame).
+    public init(_ planes: YCbCrPlanes) {
+        let count = planes.cb.count
+        let chroma = MappedBytes(count: 2 * count) { out in
+            planes.cb.withUnsafeBufferPointer { cb in
+                planes.cr.withUnsafeBufferPointer { cr in
+                    for i in 0 ..< count {
+                        out[2 * i] = cb[i]
+                        out[2 * i + 1] = cr[i]
+                    }
+                }
+            }
+        }
+        self.init(width: planes.width, height: planes.height, subsampling: planes.subsampling,
+                  luma: MappedBytes(copying: planes.luma), chroma: chroma)
+    }
+}

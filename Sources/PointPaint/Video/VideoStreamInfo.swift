@@ -1,0 +1,56 @@
+import Foundation
+
+/// What a video file's chosen stream is, as the container and the codec describe it.
+public struct VideoStreamInfo: Sendable, Hashable {
+    /// FFmpeg's short name of the codec: `h264` or `hevc`.
+    public var codec: String
+    /// FFmpeg's name of the decoded pixel format, such as `yuv420p` or `yuvj420p`.
+    public var pixelFormat: String
+    /// Luma width in pixels.
+    public var width: Int
+    /// Luma height in pixels.
+    public var height: Int
+    /// How the chroma planes are subsampled.
+    public var subsampling: ChromaSubsampling
+    /// How many frames the container says the stream holds; `nil` when it does not say.
+    public var frameCount: Int?
+    /// Frames per second (the stream's average rate, else its base rate); `nil` when unknown.
+    public var frameRate: Double?
+    /// The stream's duration in seconds (else the file's); `nil` when unknown.
+    public var duration: Double?
+    /// Matrix, range, primaries, transfer and chroma siting, with the defaults that applied.
+    public var color: VideoColorDescription
+
+    /// Creates a description.
+    public init(codec: String, pixelFormat: String, width: Int, height: Int, subsampling: ChromaSubsampling,
+                frameCount: Int?, frameRate: Double?, duration: Double?, color: VideoColorDescription) {
+        self.codec = codec
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.subsampling = subsampling
+        self.frameCount = frameCount
+        self.frameRate = frameRate
+        self.duration = duration
+        self.color = color
+    }
+}
+
+extension VideoStreamInfo: CustomStringConvertible {
+    /// One line for `info`: `hevc 1920×1440 yuv420p (4:2:0), 300 frames, 30 fps, 10 s; bt709, …`.
+    public var description: String {
+        var parts = ["\(codec) \(width)×\(height) \(pixelFormat) (\(subsampling.rawValue))"]
+        if let frameCount { parts.append("\(frameCount) frame\(frameCount == 1 ? "" : "s")") }
+        if let frameRate { parts.append("\(Self.short(frameRate)) fps") }
+        if let duration { parts.append("\(Self.short(duration)) s") }
+        return parts.joined(separator: ", ") + "; \(color)"
+    }
+
+    /// A number with at most three decimals and no trailing zeros: 29.97, 30, 10.5.
+    private static func short(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
