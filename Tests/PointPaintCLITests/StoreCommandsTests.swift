@@ -82,6 +82,8 @@ import PointPaint
             text.split(separator: "\n").first { $0.contains("samples: ") }.flatMap { Int($0.split(separator: " ").last!) }
         }
         #expect(samples(doubled) == samples(once).map { 2 * $0 }, "merging a store with itself counts its samples twice")
+        let help = try Self.run(["merge", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("A store given twice (or merged with itself) counts its samples twice"), "merge --help says so")
     }
 
     @Test(arguments: [
