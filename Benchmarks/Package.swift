@@ -54,6 +54,9 @@ let package = Package(
             dependencies: benchmarkDependencies + [.product(name: "PointPaintViewer", package: "PointPaint")],
             path: "Benchmarks/LevelOfDetail",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Store", dependencies: benchmarkDependencies, path: "Benchmarks/Store",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
         // executable, because it draws through an OpenGL context on the main thread.
         .executableTarget(

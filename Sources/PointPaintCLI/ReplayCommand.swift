@@ -6,20 +6,19 @@ import PointPaint
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a capture: colour its feature points (or the points of its depth maps) from the camera frames and write the voxels as PLY.")
+        abstract: "Replay a capture: colour its feature points (or the points of its depth maps) from the camera frames and write the voxels as PLY, LAS or a store.")
 
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "PLY file to write.")
-    var output: String
+    @OptionGroup var output: CloudOutputOptions
     @OptionGroup var replay: ReplayOptions
-    @OptionGroup var format: PLYOutputOptions
+    @OptionGroup var shard: ShardOptions
     @OptionGroup(title: "Colour grading (folded into one colour cube, applied to every sample)") var grading: GradingOptions
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
     func run() throws {
         let grade = grading.foldedCube()
-        let capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade)
+        let capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade, shard: shard.shard)
         var store = replay.grid.makeStore()
         var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
         let start = Date()
@@ -30,8 +29,8 @@ struct ReplayCommand: ParsableCommand {
         let seconds = Date().timeIntervalSince(start)
         let provenance = StoreProvenance(kind: .replay, source: self.capture.path, grade: grade == nil ? nil : grading.summary,
                                          frameCount: statistics.frames)
-        try format.write(store.sortedVoxels(provenance: provenance), to: output)
-        print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output))
+        try output.write(store.sortedVoxels(provenance: provenance))
+        print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output.output))
     }
 
     static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {

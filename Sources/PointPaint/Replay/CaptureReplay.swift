@@ -38,6 +38,9 @@ public struct CaptureReplay: Sendable {
         public var grade: ColorCube?
         /// Threads that load and sample frames; defaults to the active processor count.
         public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Only part K of N of the frames selected above: the Kth, (K+N)th, … (nil: all). The
+        /// stores of all N parts merge into exactly the store of the whole replay.
+        public var shard: Shard?
         /// Where each frame's points come from.
         public var points: PointSource = .auto
         /// Which depth pixels become points, for frames whose points come from depth.
@@ -132,10 +135,18 @@ public struct CaptureReplay: Sendable {
         }
     }
 
-    /// The frame indices this replay visits, in order.
-    public var frameIndices: [Int] {
+    /// The frame indices `options.frames` and `options.every` select, in order, before
+    /// `options.shard` takes its part of them.
+    package var selectedFrames: [Int] {
         let range = (options.frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
         return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
+    }
+
+    /// The frame indices this replay visits, in order.
+    public var frameIndices: [Int] {
+        let selected = selectedFrames
+        guard let shard = options.shard else { return selected }
+        return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
     }
 
     /// Loads frame `index` and samples it (`samples(of:)`).
