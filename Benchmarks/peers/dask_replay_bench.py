@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Sharded replay on a Dask LocalCluster: two workers against one, same session, alternating.
 
-Synthesises a 200-frame 1920x1440 capture (1,000 feature points a frame) once, then runs the
+Synthesises a 200-frame 1920x1440 capture (--points feature points a frame, 1,000 by default) once, then runs the
 Distributed/ runner (replay --shard on the workers, merge by region, concatenate) with a one-
 worker and a two-worker LocalCluster in turn, each worker one thread and each replay --threads 1,
 and checks both outputs equal one plain replay byte for byte.
-Usage: python3 Benchmarks/peers/dask_replay_bench.py [--runs 3] [--pointpaint .build/release/pointpaint]
+Usage: python3 Benchmarks/peers/dask_replay_bench.py [--runs 3] [--points 1000] [--pointpaint .build/release/pointpaint]
 """
 import argparse
 import os
@@ -26,14 +26,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shards", type=int, default=8)
+    ap.add_argument("--points", type=int, default=1000, help="feature points a frame of the synthesized capture")
     ap.add_argument("--pointpaint", default=str(ROOT / ".build" / "release" / "pointpaint"))
-    ap.add_argument("--dir", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "pointpaint-dask-bench"))
+    ap.add_argument("--dir", default=None)
     args = ap.parse_args()
-    work = pathlib.Path(args.dir)
+    work = pathlib.Path(args.dir or os.path.join(os.environ.get("TMPDIR", "/tmp"), f"pointpaint-dask-bench-{args.points}"))
     capture = work / "capture"
     if not (capture / "capture.json").exists():
         subprocess.run([args.pointpaint, "synth", "-o", str(capture), "--frames", "200", "--size", "1920x1440",
-                        "--points", "1000", "--seed", "7"], check=True)
+                        "--points", str(args.points), "--seed", "7"], check=True)
     reference = work / "one.ply"
     start = time.perf_counter()
     subprocess.run([args.pointpaint, "replay", str(capture), "-o", str(reference), "--quiet", "--threads", "1"], check=True,
