@@ -98,7 +98,8 @@ extension DepthMap {
     /// there, interpolated bilinearly between the four depth pixels around the point when all
     /// four have a depth and agree with each other within that tolerance, else the depth of the
     /// pixel the point falls in (never interpolated across a depth edge). A point whose pixel has
-    /// no depth is not confirmed, so not accepted.
+    /// no depth is not confirmed, so not accepted; nor is one beside a nearer surface's edge
+    /// (`hasOccludingEdge`).
     /// - Complexity: O(1).
     func agrees(depth z: Float, at st: SIMD2<Float>) -> Bool {
         let x = st.x * Float(width), y = st.y * Float(height)
@@ -118,14 +119,43 @@ extension DepthMap {
                 d = (a * (1 - tx) + b * tx) * (1 - ty) + (c * (1 - tx) + e * tx) * ty
             }
         }
-        return abs(z - d) <= CloudPainter.depthTolerance(d)
+        guard abs(z - d) <= CloudPainter.depthTolerance(d) else { return false }
+        return !hasOccludingEdge(column: i, row: j)
+    }
+
+    /// Whether a depth edge lies next to depth pixel (`column`, `row`): for each of the four
+    /// lines through its 3 × 3 neighbourhood, a neighbour nearer or farther than the centre by
+    /// more than the tolerance plus the slope the opposite neighbour shows (a tilted plane's own
+    /// change). A point beside such an edge is refused: the image there may show the nearer
+    /// surface, which the coarser depth grid puts a pixel away, and a sampler reads a few
+    /// pixels around the point, mixing both sides of a silhouette.
+    func hasOccludingEdge(column i: Int, row j: Int) -> Bool {
+        let c = depth[j * width + i]
+        let tolerance = CloudPainter.depthTolerance(c)
+        @inline(__always) func at(_ x: Int, _ y: Int) -> Float? {
+            guard x >= 0, x < width, y >= 0, y < height else { return nil }
+            let d = depth[y * width + x]
+            return d > 0 && d.isFinite ? d : nil
+        }
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let a = at(i - dx, j - dy), b = at(i + dx, j + dy)
+            if let a, a < c - tolerance - max(0, (b ?? c) - c) { return true }
+            if let b, b < c - tolerance - max(0, (a ?? c) - c) { return true }
+            // A farther surface beside: the point lies on a silhouette, where the sampler mixes in
+            // what lies behind.
+            if let a, a > c + tolerance + max(0, c - (b ?? c)) { return true }
+            if let b, b > c + tolerance + max(0, c - (a ?? c)) { return true }
+        }
+        return false
     }
 }
 
 /// A coarse depth buffer splatted from a cloud's own points, for visibility without depth maps:
 /// the image is cut into bins of `binSize` pixels; each point covers the bins its footprint (a
 /// disc of its spacing seen at its depth) touches, and each bin keeps the nearest depth. A
-/// point is accepted when its depth lies within a tolerance of its bin's nearest depth:
+/// point is accepted when the nearest depths of its bin and the 8 around it all lie within a
+/// tolerance of its own (nothing nearer hides it, and it is not on a silhouette against
+/// something farther or against nothing, where a sampler mixes both sides):
 /// max(2 cm, 2 % of the depth), plus one spacing and two bins' width at that depth (a tilted
 /// surface's own depth changes across a footprint).
 struct SplatDepthBuffer {
@@ -182,10 +212,13 @@ struct SplatDepthBuffer {
     func accepts(depth z: Float, at st: SIMD2<Float>) -> Bool {
         let x = min(columns - 1, Int(st.x * width / binSize)), y = min(rows - 1, Int(st.y * height / binSize))
         let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
-        var front = Float.infinity
+        var front = Float.infinity, back = -Float.infinity
         for j in max(0, y - 1) ... min(rows - 1, y + 1) {
-            for i in max(0, x - 1) ... min(columns - 1, x + 1) { front = min(front, nearest[j * columns + i]) }
+            for i in max(0, x - 1) ... min(columns - 1, x + 1) {
+                front = min(front, nearest[j * columns + i])
+                back = max(back, nearest[j * columns + i])
+            }
         }
-        return z - front <= tolerance
+        return z - front <= tolerance && back - z <= tolerance
     }
 }
