@@ -43,6 +43,8 @@ struct PaintCommand: ParsableCommand {
     var visibility: CloudPainter.Visibility = .auto
     @Option(help: "How a point's (or voxel's) observations combine (mean: in linear light).")
     var accumulate: AccumulationPolicy = .mean
+    @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from points several frames see, in a first pass over the frames.")
+    var exposure: ExposureMode = .off
     @Option(help: "Points no frame sees: keep them (own colour, or flagged unpainted) or drop them.")
     var unseen: CloudPainter.Unseen = .keep
     @Option(name: .customLong("ply"), help: "PLY encoding (binary is little-endian).")
@@ -77,10 +79,14 @@ struct PaintCommand: ParsableCommand {
         options.unseen = unseen
         options.voxelSize = voxelSize.map { Float($0) }
         options.pointSpacing = pointSpacing.map { Float($0) }
-        let painter = try CloudPainter(cloud: cloud, source: source, options: options)
+        var painter = try CloudPainter(cloud: cloud, source: source, options: options)
         let indices = painter.frameIndices
         guard !indices.isEmpty else {
             throw CommandError("\(capture.path): --frames: no frames to paint from: the capture has \(source.frameCount)")
+        }
+        if exposure == .auto {
+            options.gains = try painter.solveExposure()
+            painter = try CloudPainter(cloud: cloud, source: source, options: options)
         }
         var reporter = ProgressReporter(label: "frames", total: indices.count)
         let result = try painter.run { progress in
@@ -105,6 +111,7 @@ struct PaintCommand: ParsableCommand {
         if s.zbufferFrames > 0 { tests.append(String(format: "%d against a z-buffer (spacing %.3g m)", s.zbufferFrames, painter.spacing)) }
         text += "; visibility: " + (tests.isEmpty ? "off" : "frames tested " + tests.joined(separator: ", "))
         if s.outOfSRGB > 0 { text += String(format: ", %d (%.1f%%) observations outside sRGB", s.outOfSRGB, 100 * Double(s.outOfSRGB) / Double(max(s.observations, 1))) }
+        if let gains = painter.options.gains { text += "\n" + gains.summary }
         text += "\n\(s.seen) points seen, \(s.unseen) unseen"
         if s.unseen > 0 {
             switch painter.options.unseen {
@@ -119,4 +126,12 @@ struct PaintCommand: ParsableCommand {
 }
 
 extension CloudPainter.Visibility: ExpressibleByArgument {}
+
+/// `--exposure`: whether `paint` and `replay` even out exposure between frames.
+enum ExposureMode: String, CaseIterable, ExpressibleByArgument {
+    /// Solve and apply one RGB gain per frame.
+    case auto
+    /// Leave the frames as recorded.
+    case off
+}
 extension CloudPainter.Unseen: ExpressibleByArgument {}

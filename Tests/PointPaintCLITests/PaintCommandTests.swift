@@ -20,6 +20,10 @@ import PointPaint
         let painted = try PLYReader.readCloud(path: dir + "/painted.ply")
         #expect(painted.count == truth.count && painted.positions == truth.positions)
 
+        let evened = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/evened.ply", "--quiet", "--exposure", "auto"])
+        #expect(evened.status == 0, "\(evened.stderr)")
+        #expect(evened.stdout.contains("\nexposure: gains ") && evened.stdout.contains(", 0 of 4 frames adjusted by more than 1%, 0 clamped"), "no drift, no gain: \(evened.stdout)")
+
         // The same points 1 km away: no frame sees them.
         let far = VoxelCloud(voxelSize: nil, positions: painted.positions.map { $0 + SIMD3(1000, 0, 0) }, colors: painted.colors)
         try PLYWriter().write(far, to: dir + "/far.ply")

@@ -6,7 +6,8 @@ import Foundation
 /// Each frame's camera projects every point; a point in front of the camera and inside the image
 /// that passes the frame's visibility test (`Visibility`) is sampled exactly as `CaptureReplay`
 /// samples a point (the same `CapturedImageSampler` settings and `SampleColorPolicy`, so colours
-/// are linear-light extended sRGB), and accumulated: per point by default (one output vertex a point), or in a
+/// are linear-light extended sRGB), scaled by the frame's exposure gain when there is one (`Options.gains`,
+/// `solveExposure()`), and accumulated: per point by default (one output vertex a point), or in a
 /// `SceneStore` of `Options.voxelSize`. Frames are loaded and observed in parallel batches and
 /// accumulated in frame order, so the result does not depend on the thread count.
 public struct CloudPainter: Sendable {
@@ -54,6 +55,9 @@ public struct CloudPainter: Sendable {
         /// The distance between neighbouring points for the z-buffer's footprints; nil: the
         /// voxel size when set, else `PaintCloud.estimatedSpacing()`.
         public var pointSpacing: Float?
+        /// Per-frame RGB gains applied to every observation (linear light) before it is
+        /// accumulated (`solveExposure()`), or nil for none.
+        public var gains: ExposureGains?
 
         /// Defaults: every frame, bilinear, visibility `auto`, mean, unseen points kept, one
         /// vertex a point.
@@ -104,7 +108,7 @@ public struct CloudPainter: Sendable {
     public let source: any CaptureSource
     /// The cloud painted.
     public let cloud: PaintCloud
-    /// Frames, visibility and accumulation.
+    /// Frames, visibility, accumulation and gains.
     public let options: Options
     /// What each decoded sample becomes (the capture's primaries, no grade).
     public let colorPolicy: SampleColorPolicy
@@ -192,7 +196,9 @@ public struct CloudPainter: Sendable {
         statistics.points = cloud.count
         var done = 0
         try forEachFrame(indices) { frame in
-            accumulator.add(points: frame.points, colors: frame.colors, frame: frame.frame, cloud: cloud)
+            var colors = frame.colors
+            options.gains?.apply(frame: frame.frame, to: &colors)
+            accumulator.add(points: frame.points, colors: colors, frame: frame.frame, cloud: cloud)
             statistics.add(frame.statistics)
             done += 1
             return progress(Progress(done: done, total: indices.count, observations: statistics.observations))
@@ -204,5 +210,24 @@ public struct CloudPainter: Sendable {
                                   "no frame of \(PointPaintError.quote(source.path)) sees any of the cloud's \(cloud.count) points (\(statistics.behind) projections behind the camera, \(statistics.outside) outside the image, \(statistics.hidden) hidden): the cloud and the capture are likely in different coordinate frames")
         }
         return accumulator.result(cloud: cloud, unseen: options.unseen, statistics: statistics)
+    }
+
+    /// Solves per-frame exposure gains (`ExposureGains`) from this painting's own observations:
+    /// one pass over the frames (projection, visibility and sampling as `run` does) that keeps
+    /// the observations of an even subset of at most `ExposureGains.maximumPoints` points.
+    /// Set the result as `Options.gains` of the painting that follows.
+    /// - Throws: frame loading errors.
+    public func solveExposure() throws -> ExposureGains {
+        let stride = max(1, (cloud.count + ExposureGains.maximumPoints - 1) / ExposureGains.maximumPoints)
+        var point: [Int] = [], frame: [Int] = [], colors: [SIMD3<Float>] = []
+        try forEachFrame(frameIndices) { observed in
+            for (n, p) in observed.points.enumerated() where Int(p) % stride == 0 {
+                point.append(Int(p))
+                frame.append(observed.frame)
+                colors.append(observed.colors[n])
+            }
+            return true
+        }
+        return ExposureGains.solve(frames: frameIndices, point: point, frame: frame, colors: colors)
     }
 }
