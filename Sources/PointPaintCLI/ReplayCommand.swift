@@ -14,12 +14,19 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var replay: ReplayOptions
     @OptionGroup var format: PLYOutputOptions
     @OptionGroup(title: "Colour grading (folded into one colour cube, applied to every sample)") var grading: GradingOptions
+    @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from voxels several frames see, in a first pass over the frames.")
+    var exposure: ExposureMode = .off
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
     func run() throws {
         let grade = grading.foldedCube()
-        let capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade)
+        var capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade)
+        if exposure == .auto {
+            var options = capture.options
+            options.gains = try capture.solveExposure(voxelSize: replay.grid.size)
+            capture = try CaptureReplay(source: capture.source, options: options)
+        }
         var store = replay.grid.makeStore()
         var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
         let start = Date()
@@ -32,6 +39,7 @@ struct ReplayCommand: ParsableCommand {
                                          frameCount: statistics.frames)
         try format.write(store.sortedVoxels(provenance: provenance), to: output)
         print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output))
+        if let gains = capture.options.gains { print(gains.summary) }
     }
 
     static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {
