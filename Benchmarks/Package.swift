@@ -37,6 +37,10 @@ let package = Package(
         .executableTarget(
             name: "StrayLoad", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
             path: "Tools/StrayLoad"),
+        // DepthMap.appendPoints on one core, timed by itself (peers/replay_sources_bench.sh runs it).
+        .executableTarget(
+            name: "DepthPoints", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
+            path: "Tools/DepthPoints"),
         .executableTarget(
             name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
@@ -49,6 +53,9 @@ let package = Package(
             name: "LevelOfDetail",
             dependencies: benchmarkDependencies + [.product(name: "PointPaintViewer", package: "PointPaint")],
             path: "Benchmarks/LevelOfDetail",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "Store", dependencies: benchmarkDependencies, path: "Benchmarks/Store",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
         // executable, because it draws through an OpenGL context on the main thread.

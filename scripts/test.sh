@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every PointPaint test: the Swift suites (viewer tests render under Xvfb) and the Python
-# cross-checks against outside references (colour-science, plyfile, Open3D, ffmpeg).
+# cross-checks against outside references (colour-science, plyfile, Open3D, laspy, ffmpeg, Dask).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --python

@@ -6,16 +6,16 @@ import PointPaint
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarise a capture (format, frames, resolution, colour, points or depth, problems, how it was read) or a PLY file.")
+        abstract: "Summarise a capture (format, frames, resolution, colour, points or depth, problems, how it was read), a PLY or LAS file, or a store file.")
 
-    @Argument(help: "A capture: a PointPaint capture directory (or its capture.json), a recording of Stray Scanner, Record3D (.r3d or its export), Polycam, 3D Scanner App or nerfstudio; or a .ply file.")
+    @Argument(help: "A capture: a PointPaint capture directory (or its capture.json), a recording of Stray Scanner, Record3D (.r3d or its export), Polycam, 3D Scanner App or nerfstudio; or a .ply, .las or .ppstore file.")
     var path: String = defaultCapturePath
     @Option(help: "Read the capture as this format instead of the one its files show.")
     var sourceFormat: CaptureFormat?
 
     func run() throws {
-        if sourceFormat == nil, path.lowercased().hasSuffix(".ply") {
-            print(try plyReport(path: path))
+        if sourceFormat == nil, let report = try fileReport(path: path) {
+            print(report)
             return
         }
         let source = try CaptureFormat.open(path, format: sourceFormat)

@@ -1,17 +1,20 @@
 import Foundation
 
 /// Shows progress on standard error: a redrawn bar with rate and ETA on a terminal, plain
-/// lines every few seconds otherwise (logs, CI).
+/// lines every few seconds otherwise (logs, CI). A plain line comes only once a run has lasted
+/// the interval, so a short run, or one that fails early, prints no progress before its result
+/// or its one error line.
 struct ProgressReporter {
     let label: String
     let total: Int
     let isTerminal = isatty(STDERR_FILENO) == 1
     let start = Date()
-    private var lastDraw = Date.distantPast
+    private var lastDraw: Date
 
     init(label: String, total: Int) {
         self.label = label
         self.total = total
+        lastDraw = isTerminal ? .distantPast : start
     }
 
     /// Reports `done` of `total`; `detail` is appended (for example a voxel count).
@@ -19,7 +22,8 @@ struct ProgressReporter {
         let now = Date()
         let finished = done == total
         let interval: TimeInterval = isTerminal ? 0.1 : 2
-        guard finished || now.timeIntervalSince(lastDraw) >= interval else { return }
+        // Off a terminal, a run shorter than the interval prints no line at all.
+        guard (finished && (isTerminal || now.timeIntervalSince(start) >= interval)) || now.timeIntervalSince(lastDraw) >= interval else { return }
         lastDraw = now
         let elapsed = now.timeIntervalSince(start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0

@@ -6,22 +6,29 @@ import PointPaint
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a capture: colour its feature points (or the points of its depth maps) from the camera frames and write the voxels as PLY.")
+        abstract: "Replay a capture: colour its feature points (or the points of its depth maps) from the camera frames and write the voxels as PLY, LAS or a store.")
 
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "PLY file to write.")
-    var output: String
+    @OptionGroup var output: CloudOutputOptions
     @OptionGroup var replay: ReplayOptions
-    @OptionGroup var format: PLYOutputOptions
+    @OptionGroup var shard: ShardOptions
     @OptionGroup(title: "Colour grading (folded into one colour cube, applied to every sample)") var grading: GradingOptions
     @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from voxels several frames see, in a first pass over the frames.")
     var exposure: ExposureMode = .off
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
+    func validate() throws {
+        // Gains solved over one shard's frames would differ from the whole capture's, and the
+        // shards' stores would no longer merge into the whole replay.
+        if exposure == .auto, shard.shard != nil {
+            throw ValidationError("--exposure auto needs the whole capture's frames to solve its gains; it cannot be combined with --shard")
+        }
+    }
+
     func run() throws {
         let grade = grading.foldedCube()
-        var capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade)
+        var capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade, shard: shard.shard)
         if exposure == .auto {
             var options = capture.options
             options.gains = try capture.solveExposure(voxelSize: replay.grid.size)
@@ -37,8 +44,8 @@ struct ReplayCommand: ParsableCommand {
         let seconds = Date().timeIntervalSince(start)
         let provenance = StoreProvenance(kind: .replay, source: self.capture.path, grade: grade == nil ? nil : grading.summary,
                                          frameCount: statistics.frames)
-        try format.write(store.sortedVoxels(provenance: provenance), to: output)
-        print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output))
+        try output.write(store.sortedVoxels(provenance: provenance))
+        print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output.output))
         if let gains = capture.options.gains { print(gains.summary) }
     }
 

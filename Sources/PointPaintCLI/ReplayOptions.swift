@@ -42,9 +42,10 @@ struct ReplayOptions: ParsableArguments {
     }
 
     /// The replay of the capture at `path` (read as `format`, or as the format its files show)
-    /// these options describe, applying `grade` to every sample.
+    /// these options describe, applying `grade` to every sample, limited to `shard` of the frames
+    /// they select (which may hold none).
     /// - Throws: the capture's errors, and a `CommandError` when the options select no frame.
-    func replay(of path: String, format: CaptureFormat? = nil, grade: ColorCube? = nil) throws -> CaptureReplay {
+    func replay(of path: String, format: CaptureFormat? = nil, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
         let source = try CaptureFormat.open(path, format: format)
         var options = CaptureReplay.Options()
         options.frames = frames?.range
@@ -56,8 +57,9 @@ struct ReplayOptions: ParsableArguments {
         if let minConfidence { options.depth.minimumConfidence = minConfidence }
         if let maxDepth { options.depth.maximumDepth = Float(maxDepth) }
         if let depthStride { options.depth.stride = depthStride }
+        options.shard = shard
         let replay = try CaptureReplay(source: source, options: options)
-        guard !replay.frameIndices.isEmpty else {
+        guard !replay.selectedFrames.isEmpty else {
             throw CommandError("\(path): --frames: no frames to replay: the capture has \(source.frameCount)")
         }
         return replay

@@ -27,22 +27,22 @@ struct ViewCommand: ParsableCommand {
     enum Source: Equatable {
         /// A capture (a directory, a `.r3d` file, a `capture.json` or `transforms.json`), replayed live.
         case capture(String)
-        /// A PLY file.
+        /// A cloud file: PLY, LAS or a `.ppstore` store.
         case ply(String)
     }
 
     /// The argument read as a capture (none: the default capture; a directory; any file but a
-    /// `.ply`, or any path at all with `--source-format`) or a PLY file.
+    /// `.ply`, `.las` or `.ppstore`, or any path at all with `--source-format`) or a cloud file.
     var resolvedSource: Source {
         guard let source else { return .capture(defaultCapturePath) }
         var isDirectory: ObjCBool = false
         if sourceFormat != nil || (FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && isDirectory.boolValue) {
             return .capture(source)
         }
-        return source.lowercased().hasSuffix(".ply") ? .ply(source) : .capture(source)
+        return ["ply", "las", "ppstore"].contains((source as NSString).pathExtension.lowercased()) ? .ply(source) : .capture(source)
     }
 
-    /// Refuses the live-replay options for a PLY file: they shape a replay, and there is none.
+    /// Refuses the live-replay options for a cloud file: they shape a replay, and there is none.
     func validate() throws {
         if case .ply(let path) = resolvedSource, let option = live.firstGiven {
             throw ValidationError("\(option) applies to a capture, not to the PLY file \(path)")
@@ -54,7 +54,7 @@ struct ViewCommand: ParsableCommand {
         case .capture(let path):
             try viewCapture(path, options: viewerOptions(path))
         case .ply(let path):
-            let cloud = try PLYReader.readCloud(path: path)
+            let cloud = try readCloudFile(path)
             let skipped = cloud.positions.count { !$0.isFinite }
             if skipped > 0 {
                 FileHandle.standardError.write(Data("note: \(path): \(skipped) of \(cloud.count) points have a non-finite coordinate and are not drawn\n".utf8))

@@ -16,44 +16,26 @@ struct VoxelizeCommand: ParsableCommand {
             """)
 
     /// The input PLY.
-    @Argument(help: "The PLY file to voxelise.")
+    @Argument(help: "The PLY (or LAS) file to voxelise.")
     var input: String
 
-    /// The output PLY.
-    @Option(name: .shortAndLong, help: "Where to write the voxelised PLY.")
-    var output: String
+    /// The output file and its format.
+    @OptionGroup var output: CloudOutputOptions
 
     /// Voxel size and accumulation.
     @OptionGroup var grid: VoxelOptions
 
-    /// Geometry, encoding and float colours.
-    @OptionGroup var format: PLYOutputOptions
-
     /// Reads, voxelises, writes and prints one summary line.
     func run() throws {
         let start = DispatchTime.now().uptimeNanoseconds
-        let ply = try PLYReader.read(path: input)
-        let cloud = try ply.cloud(file: input)
         var store = grid.makeStore()
-        let linear = Self.linearColors(ply, cloud)
-        store.add(points: cloud.positions, colors: linear)
-        try format.write(store.sortedVoxels(provenance: StoreProvenance(kind: .points, source: input)), to: output)
+        let points = try Self.addPoints(of: input, to: &store)
+        try output.write(store.sortedVoxels(provenance: StoreProvenance(kind: .points, source: input)))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        var line = "voxelize: \(count(cloud.count, "point")) in, \(count(store.count, "voxel")) out"
+        var line = "voxelize: \(count(points, "point")) in, \(count(store.count, "voxel")) out"
         if store.rejectedCount > 0 { line += " (\(count(store.rejectedCount, "point")) without a finite cell skipped)" }
-        line += String(format: ", %.3f s → %@", seconds, output)
+        line += String(format: ", %.3f s → %@", seconds, output.output)
         print(line)
-    }
-
-    /// Colours decoded to linear light; 8-bit channels through a table when the cloud holds one
-    /// point a vertex (boxes read back hold one point per 8 vertices).
-    static func linearColors(_ ply: PLYFile, _ cloud: VoxelCloud) -> [SIMD3<Float>] {
-        if let c = ply.vertexColorProperties, case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values,
-           case .uint8(let b) = c.blue.values, r.count == cloud.count {
-            let table = SRGBTransfer.linearOf8Bit
-            return (0 ..< r.count).map { i in SIMD3(table[Int(r[i])], table[Int(g[i])], table[Int(b[i])]) }
-        }
-        return cloud.colors.map { SRGBTransfer.decode($0) }
     }
 }

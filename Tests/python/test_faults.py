@@ -66,7 +66,9 @@ def files(directory):
 
 
 def one_line(stderr):
-    lines = [l for l in stderr.splitlines() if l.strip() and not l.startswith(("Usage", "  See"))]
+    # A replay reports progress after each frame it added ("progress: …", not on a terminal
+    # every 2 s), so a frame that fails after others were added follows a progress line.
+    lines = [l for l in stderr.splitlines() if l.strip() and not l.startswith(("Usage", "  See", "progress: "))]
     return len(lines) == 1, lines
 
 

@@ -42,9 +42,6 @@ public final class CaptureReader: Sendable {
         if checkFiles { try checkAllFiles() }
     }
 
-    /// The largest raw float depth map read: 16384 × 16384 floats.
-    public static let maximumDepthBytes = 4 * CaptureManifest.maximumDimension * CaptureManifest.maximumDimension
-
     /// Number of frames.
     public var frameCount: Int { manifest.frames.count }
 
@@ -311,7 +308,9 @@ public final class CaptureReader: Sendable {
             let values = try relabel(map) { try SourceFiles.depthPNG(map.real, metresPerUnit: 0.001, confidence: nil, size: size, frame: index) }
             return DepthMap(width: size.width, height: size.height, depth: values.depth, confidence: levels)
         case .metres32:
-            let bytes = try FileBytes.read(map.real, name: map.name, place: .frame(index), expected: "the depth map", limit: Self.maximumDepthBytes)
+            // The size first, so a file longer than the map is refused before it is read.
+            try checkRawDepthSize(try FileBytes.regularSize(map.real, name: map.name, place: .frame(index), expected: "the depth map"), map, depth)
+            let bytes = try FileBytes.read(map.real, name: map.name, place: .frame(index), expected: "the depth map", limit: 4 * size.width * size.height)
             try checkRawDepthSize(bytes.count, map, depth)
             let count = size.width * size.height
             let values = [Float](unsafeUninitializedCapacity: count) { out, initialized in

@@ -54,6 +54,23 @@ public enum JPEGDecoder {
         return (try handle.planes(bytes, info: info, file: file), info)
     }
 
+    /// Decodes the JPEG in `bytes` straight into the semi-planar image a capture frame holds,
+    /// refusing an image larger than `maximumPixels` before allocating anything for it. The
+    /// same codes as `YCbCrImage(decode(…).planes)`, with fewer copies: when the decoder's planes
+    /// have the image's own size (any even 4:2:0 image, and most others), the Y plane is decoded
+    /// into the image's own memory and only the chroma planes pass through scratch memory,
+    /// to be interleaved.
+    /// - Complexity: O(width × height).
+    public static func decodeImage(_ bytes: [UInt8], file: String?, maximumPixels: Int = defaultMaximumPixels) throws -> (image: YCbCrImage, info: JPEGInfo) {
+        let handle = try Handle(file: file)
+        let info = try handle.header(bytes, file: file)
+        guard info.width <= maximumPixels / info.height else {
+            throw PointPaintError(.tooLarge, file: file, place: .part("header"),
+                                  "expected at most \(maximumPixels) pixels, found a \(info.width)x\(info.height) image")
+        }
+        return (try handle.image(bytes, info: info, file: file), info)
+    }
+
     /// A TurboJPEG decompressor, destroyed with its owner. One per call: they are cheap next to
     /// a decode, and a handle must not be shared between threads.
     private final class Handle {
@@ -144,6 +161,46 @@ public enum JPEGDecoder {
             }
             return YCbCrPlanes(width: w, height: h, subsampling: layout,
                                luma: Self.cropped(luma, stride: lumaPlane.width, to: (w, h)), cb: cb, cr: cr)
+        }
+
+        /// The image of `bytes`: luma decoded in place and chroma interleaved from scratch planes
+        /// when the decoder lays out planes of the image's own size; through `planes` otherwise
+        /// (greyscale, or padded planes to crop).
+        func image(_ bytes: [UInt8], info: JPEGInfo, file: String?) throws -> YCbCrImage {
+            let w = info.width, h = info.height
+            guard let layout = info.subsampling else { return YCbCrImage(try planes(bytes, info: info, file: file)) }
+            let chroma = layout.chromaSize(width: w, height: h)
+            let samp = Self.turboSubsampling(layout)
+            guard Int(tjPlaneWidth(0, Int32(w), samp)) == w, Int(tjPlaneHeight(0, Int32(h), samp)) == h,
+                  Int(tjPlaneWidth(1, Int32(w), samp)) == chroma.width, Int(tjPlaneHeight(1, Int32(h), samp)) == chroma.height else {
+                return YCbCrImage(try planes(bytes, info: info, file: file))
+            }
+            let chromaCount = chroma.width * chroma.height
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * chromaCount)
+            defer { scratch.deallocate() }
+            let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+            // A successful decode writes every sample of the three planes.
+            let luma = try MappedBytes(count: w * h) { y in
+                let status = bytes.withUnsafeBufferPointer { source -> Int32 in
+                    var planes: [UnsafeMutablePointer<UInt8>?] = [y.baseAddress, scratch, scratch + chromaCount]
+                    var strides = [Int32(w), Int32(chroma.width), Int32(chroma.width)]
+                    return tjDecompressToYUVPlanes(raw, source.baseAddress, UInt(source.count), &planes,
+                                                   Int32(w), &strides, Int32(h), Int32(flags))
+                }
+                guard status == 0 else {
+                    throw PointPaintError(.malformed, file: file, "expected complete JPEG data, but libjpeg-turbo stopped: \(errorText.lowercasedFirst)")
+                }
+            }
+            let pairs = MappedBytes(count: 2 * chromaCount) { out in
+                // A pair a store (Cb the low byte in memory), which the compiler vectorises.
+                out.baseAddress!.withMemoryRebound(to: UInt16.self, capacity: chromaCount) { pair in
+                    let cb = UnsafePointer(scratch), cr = UnsafePointer(scratch + chromaCount)
+                    for i in 0 ..< chromaCount {
+                        pair[i] = (UInt16(cb[i]) | UInt16(cr[i]) << 8).littleEndian
+                    }
+                }
+            }
+            return YCbCrImage(width: w, height: h, subsampling: layout, luma: luma, chroma: pairs)
         }
 
         /// The top-left `size` of a plane laid out with `stride`; the plane itself when nothing is cut.

@@ -19,11 +19,14 @@ extension YCbCrImage {
     public init(_ planes: YCbCrPlanes) {
         let count = planes.cb.count
         let chroma = MappedBytes(count: 2 * count) { out in
-            planes.cb.withUnsafeBufferPointer { cb in
-                planes.cr.withUnsafeBufferPointer { cr in
-                    for i in 0 ..< count {
-                        out[2 * i] = cb[i]
-                        out[2 * i + 1] = cr[i]
+            guard count > 0 else { return }
+            // A pair a store (Cb the low byte in memory), which the compiler vectorises.
+            out.baseAddress!.withMemoryRebound(to: UInt16.self, capacity: count) { pair in
+                planes.cb.withUnsafeBufferPointer { cb in
+                    planes.cr.withUnsafeBufferPointer { cr in
+                        for i in 0 ..< count {
+                            pair[i] = (UInt16(cb[i]) | UInt16(cr[i]) << 8).littleEndian
+                        }
                     }
                 }
             }

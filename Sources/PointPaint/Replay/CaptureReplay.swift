@@ -38,6 +38,9 @@ public struct CaptureReplay: Sendable {
         public var grade: ColorCube?
         /// Threads that load and sample frames; defaults to the active processor count.
         public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Only part K of N of the frames selected above: the Kth, (K+N)th, … (nil: all). The
+        /// stores of all N parts merge into exactly the store of the whole replay.
+        public var shard: Shard?
         /// Where each frame's points come from.
         public var points: PointSource = .auto
         /// Which depth pixels become points, for frames whose points come from depth.
@@ -135,10 +138,18 @@ public struct CaptureReplay: Sendable {
         }
     }
 
-    /// The frame indices this replay visits, in order.
-    public var frameIndices: [Int] {
+    /// The frame indices `options.frames` and `options.every` select, in order, before
+    /// `options.shard` takes its part of them.
+    package var selectedFrames: [Int] {
         let range = (options.frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
         return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
+    }
+
+    /// The frame indices this replay visits, in order.
+    public var frameIndices: [Int] {
+        let selected = selectedFrames
+        guard let shard = options.shard else { return selected }
+        return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
     }
 
     /// Loads frame `index` and samples it (`samples(of:)`).
@@ -245,38 +256,64 @@ public struct CaptureReplay: Sendable {
 
     /// Replays into `store`, calling `afterFrame` with the progress and the store itself after
     /// each frame has been added; `afterFrame` returns false to stop early.
+    ///
+    /// With more than one thread, a thread of the replay's own loads and samples the next batch
+    /// of frames while this one adds the last batch to the store (which only this thread
+    /// touches), so the store's work overlaps the decoding.
     /// - Returns: the counts of the frames replayed.
     /// - Throws: the first error loading a frame, after the frames before it have been added.
     @discardableResult
     public func run(into store: inout SceneStore, afterFrame: (Progress, SceneStore) -> Bool) throws -> Statistics {
         let indices = frameIndices
-        var statistics = Statistics()
         let threads = max(1, options.threads)
-        let batchSize = threads == 1 ? 1 : threads * 2
-        let sequence = source.frames(indices, threads: threads)
+        var statistics = Statistics()
         var done = 0
-        var failure: Error?
-        while failure == nil {
-            var batch: [CaptureFrame] = []
-            do {
-                while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
-            } catch {
-                failure = error
-            }
-            guard !batch.isEmpty else { break }
-            for var frame in sampleBatch(batch, threads: threads) {
+        // Adds a batch in frame order; false once `afterFrame` stops the replay.
+        func add(_ batch: [FrameSamples]) -> Bool {
+            for var frame in batch {
                 options.gains?.apply(frame: frame.frame, to: &frame.colors)
                 let accepted = store.add(points: frame.positions, colors: frame.colors, frame: frame.frame)
                 frame.statistics.painted = accepted
                 frame.statistics.rejected = frame.positions.count - accepted
                 statistics.add(frame.statistics)
                 done += 1
-                if !afterFrame(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count), store) { return statistics }
+                if !afterFrame(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count), store) { return false }
             }
-            if batch.count < batchSize { break }
+            return true
         }
-        if let failure { throw failure }
+        if threads == 1 {
+            try produceBatches(indices, threads: 1, emit: add)
+            return statistics
+        }
+        let producer = OrderedProducer<[FrameSamples]>(capacity: 1, name: "PointPaint replay") { [self] emit in
+            try produceBatches(indices, threads: threads, emit: emit)
+        }
+        defer { producer.cancel() }
+        while let batch = try producer.next() {
+            guard add(batch) else { break }
+        }
         return statistics
+    }
+
+    /// Loads `indices` through the source's frame sequence a batch at a time (one frame on one
+    /// thread, else twice `threads`), samples each batch on up to `threads` threads, and hands
+    /// the batches to `emit` in order until it returns false.
+    /// - Throws: the first error loading a frame, after the batch of the frames before it.
+    private func produceBatches(_ indices: [Int], threads: Int, emit: ([FrameSamples]) -> Bool) throws {
+        let batchSize = threads == 1 ? 1 : threads * 2
+        let sequence = source.frames(indices, threads: threads)
+        while true {
+            var batch: [CaptureFrame] = []
+            var failure: Error?
+            do {
+                while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
+            } catch {
+                failure = error
+            }
+            if !batch.isEmpty, !emit(sampleBatch(batch, threads: threads)) { return }
+            if let failure { throw failure }
+            if batch.count < batchSize { return }
+        }
     }
 
     /// Samples `batch` on up to `threads` threads; results in batch order.

@@ -18,15 +18,17 @@
 ///         24  u32 CRC-32C of the payload                28 u32 CRC-32C of bytes 0 ..< 28
 ///         32  payload: n records of 44 bytes: u64 Morton code, i64 r, i64 g, i64 b,
 ///             u32 count, u32 first frame, u32 last frame (`StoredVoxel`)
-/// index    0  "PPIX"   4 u32 0   8 u64 chunks
-///         16  per chunk 32 bytes: u64 offset, u64 first code, u64 last code, u32 voxels, u32 0
+/// index    0  "PPIX"   4 u32 samples a chunk S (32)   8 u64 chunks
+///         16  per chunk 32 + 8S bytes: u64 offset, u64 first code, u64 last code, u32 voxels, u32 0,
+///             then S u64 sample codes: the code of the chunk's voxel ⌊j · voxels / S⌋, j = 0 … S−1
 ///        end  u32 CRC-32C of the index before it; the file ends here
 /// ```
 ///
 /// Codes increase strictly through the file. The writer fills in the counts, bounds and index
 /// offset once the last chunk is written (the header's size depends only on its strings), so a
-/// store streams out without knowing its size; the index lets a reader find a region's chunks
-/// and lets a merge split its work without reading every voxel.
+/// store streams out without knowing its size; the index lets a reader find a region's chunks,
+/// and its sample codes (exact quantiles of each chunk) let a merge split its work into regions
+/// of about equal size without reading any voxel (`StoreRegions`).
 enum StoreFileFormat {
     /// The file's first 8 bytes.
     static let magic: [UInt8] = [0x89, 0x50, 0x50, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -38,8 +40,10 @@ enum StoreFileFormat {
     static let chunkHeaderBytes = 32
     /// Bytes of one voxel record.
     static let recordBytes = 44
-    /// Bytes of the index before its entries, and of one entry.
+    /// Bytes of the index before its entries, and of one entry before its sample codes.
     static let indexHeaderBytes = 16, indexEntryBytes = 32
+    /// Sample codes an index entry holds (written), and the most a reader accepts.
+    static let samplesPerChunk = 32, maxSamplesPerChunk = 64
     /// `"PPCK"` and `"PPIX"` as little-endian words.
     static let chunkMagic: UInt32 = 0x4B43_5050, indexMagic: UInt32 = 0x5849_5050
     /// A string's length when it is absent.
@@ -78,6 +82,13 @@ enum StoreFileFormat {
         var firstCode: UInt64, lastCode: UInt64
         /// Its voxel count.
         var count: Int
+        /// The codes of its voxels ⌊j · count / S⌋ for j = 0 … S−1.
+        var samples: [UInt64]
+
+        /// The positions in a chunk of `count` voxels whose codes are its `s` samples.
+        static func samplePositions(count: Int, samples s: Int) -> [Int] {
+            (0 ..< s).map { $0 * count / s }
+        }
 
         /// Bytes of the chunk, header and payload.
         var bytes: Int { StoreFileFormat.chunkHeaderBytes + count * StoreFileFormat.recordBytes }

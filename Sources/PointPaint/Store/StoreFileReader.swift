@@ -68,8 +68,14 @@ public final class StoreFileReader: VoxelChunkSource {
         return first.firstCode ... last.lastCode
     }
 
-    /// Each chunk's first and last code and voxel count, in file order.
-    package var chunkSpans: [(first: UInt64, last: UInt64, count: Int)] { chunks.map { ($0.firstCode, $0.lastCode, $0.count) } }
+    /// The index's sample codes of every chunk, each with the number of voxels from it to the
+    /// next sample (the chunk's voxels, in exact quantiles).
+    package var codeSamples: [(code: UInt64, weight: Int)] {
+        chunks.flatMap { e in
+            let positions = StoreFileFormat.IndexEntry.samplePositions(count: e.count, samples: e.samples.count)
+            return e.samples.indices.map { j in (e.samples[j], (j + 1 < positions.count ? positions[j + 1] : e.count) - positions[j]) }
+        }
+    }
 
     /// Bytes of the file.
     public var byteCount: Int { fileSize }
@@ -108,6 +114,9 @@ public final class StoreFileReader: VoxelChunkSource {
 
     private var regionStart: UInt64 = 0
 
+    /// The index in the file (from 0) of the first voxel of the chunk `nextChunk` returned last.
+    package private(set) var chunkFirstVoxel = 0
+
     package func nextChunk() throws -> UnsafeBufferPointer<StoredVoxel>? {
         while next < chunks.count {
             let entry = chunks[next]
@@ -119,7 +128,10 @@ public final class StoreFileReader: VoxelChunkSource {
             var start = 0, end = entry.count
             if entry.firstCode < regionStart { while start < end && voxels[start].code < regionStart { start += 1 } }
             if entry.lastCode >= stopCode { while end > start && voxels[end - 1].code >= stopCode { end -= 1 } }
-            if end > start { return UnsafeBufferPointer(start: voxels + start, count: end - start) }
+            if end > start {
+                chunkFirstVoxel = voxelIndex - entry.count + start
+                return UnsafeBufferPointer(start: voxels + start, count: end - start)
+            }
         }
         if wholePass && next == chunks.count {
             guard samplesSeen == info.sampleCount else {
@@ -167,6 +179,10 @@ public final class StoreFileReader: VoxelChunkSource {
         guard voxels[0].code == entry.firstCode, voxels[entry.count - 1].code == entry.lastCode else {
             throw fail("the chunk's voxels run from code \(voxels[0].code) to \(voxels[entry.count - 1].code), but its header says \(entry.firstCode)…\(entry.lastCode)")
         }
+        let positions = StoreFileFormat.IndexEntry.samplePositions(count: entry.count, samples: entry.samples.count)
+        guard zip(positions, entry.samples).allSatisfy({ voxels[$0.0].code == $0.1 }) else {
+            throw PointPaintError(.malformed, file: path, place: .part("index"), "the sample codes of chunk \(k) do not match its voxels")
+        }
     }
 
     /// What is wrong with a voxel read from a file, or nil.
@@ -180,11 +196,11 @@ public final class StoreFileReader: VoxelChunkSource {
         case .mean:
             // One sample adds at most 2³⁰ in magnitude to a sum.
             let limit = UInt64(v.count) << 30
-            if [v.r, v.g, v.b].contains(where: { $0.magnitude > limit }) {
+            if max(v.r.magnitude, v.g.magnitude, v.b.magnitude) > limit {
                 return "a colour sum beyond what \(v.count) samples can reach (at most \(limit) in magnitude)"
             }
         case .latest, .first:
-            if [v.r, v.g, v.b].contains(where: { $0 >> 32 != 0 }) { return "expected 32-bit colour bit patterns, found wider values" }
+            if (v.r | v.g | v.b) >> 32 != 0 { return "expected 32-bit colour bit patterns, found wider values" }
         }
         if let bounds {
             let key = v.key
@@ -214,7 +230,17 @@ public final class StoreFileReader: VoxelChunkSource {
             throw PointPaintError(.tooLarge, file: file, place: .part("header"),
                                   "declares \(n) chunks, but only \(offset - headerBytes) bytes precede the index")
         }
-        let indexBytes = StoreFileFormat.indexHeaderBytes + n * StoreFileFormat.indexEntryBytes + 4
+        // The samples a chunk, read first: the index's size depends on it.
+        guard fileSize - offset >= StoreFileFormat.indexHeaderBytes else {
+            throw PointPaintError(.malformed, file: file, place: .byteOffset(fileSize),
+                                  "expected an index of at least \(StoreFileFormat.indexHeaderBytes) bytes at byte offset \(offset), found the end of the file after \(fileSize): the file is truncated")
+        }
+        let s = Int(LittleEndianReader(bytes: try read(offset + 4, 4)).u32(0))
+        guard (1 ... StoreFileFormat.maxSamplesPerChunk).contains(s) else {
+            throw fail("expected 1 to \(StoreFileFormat.maxSamplesPerChunk) sample codes a chunk, found \(s)")
+        }
+        let entryBytes = StoreFileFormat.indexEntryBytes + 8 * s
+        let indexBytes = StoreFileFormat.indexHeaderBytes + n * entryBytes + 4
         let end = offset + indexBytes
         guard end <= fileSize else {
             throw PointPaintError(.malformed, file: file, place: .byteOffset(fileSize),
@@ -235,9 +261,11 @@ public final class StoreFileReader: VoxelChunkSource {
         var at = headerBytes, voxels = 0
         var previous: UInt64?
         for k in 0 ..< n {
-            let o = StoreFileFormat.indexHeaderBytes + k * StoreFileFormat.indexEntryBytes
+            let o = StoreFileFormat.indexHeaderBytes + k * entryBytes
             let count = Int(r.u32(o + 24))
-            let e = StoreFileFormat.IndexEntry(offset: Int(clamping: r.u64(o)), firstCode: r.u64(o + 8), lastCode: r.u64(o + 16), count: count)
+            let samples = (0 ..< s).map { r.u64(o + StoreFileFormat.indexEntryBytes + 8 * $0) }
+            let e = StoreFileFormat.IndexEntry(offset: Int(clamping: r.u64(o)), firstCode: r.u64(o + 8), lastCode: r.u64(o + 16), count: count,
+                                               samples: samples)
             guard e.offset == at else { throw PointPaintError(.malformed, file: file, place: .element("chunk", k), "expected the chunk at byte offset \(at), the index says \(e.offset)") }
             guard (1 ... header.chunkCapacity).contains(count) else {
                 throw PointPaintError(.malformed, file: file, place: .element("chunk", k), "expected 1 to \(header.chunkCapacity) voxels, the index says \(count)")

@@ -86,6 +86,11 @@ package struct StoreFileWriter: ~Copyable {
         let n = inChunk, first = firstCode, last = previousCode!
         let payloadBytes = n * StoreFileFormat.recordBytes
         let offset = sink.offset
+        let samples = chunk.withUnsafeBytes { bytes in
+            StoreFileFormat.IndexEntry.samplePositions(count: n, samples: StoreFileFormat.samplesPerChunk).map {
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: StoreFileFormat.chunkHeaderBytes + $0 * StoreFileFormat.recordBytes, as: UInt64.self))
+            }
+        }
         try chunk.withUnsafeMutableBytes { out in
             let payload = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: out[StoreFileFormat.chunkHeaderBytes ..< StoreFileFormat.chunkHeaderBytes + payloadBytes]))
             out.storeBytes(of: StoreFileFormat.chunkMagic.littleEndian, toByteOffset: 0, as: UInt32.self)
@@ -97,7 +102,7 @@ package struct StoreFileWriter: ~Copyable {
             out.storeBytes(of: header.littleEndian, toByteOffset: 28, as: UInt32.self)
             try sink.write(UnsafeRawBufferPointer(rebasing: out[0 ..< StoreFileFormat.chunkHeaderBytes + payloadBytes]))
         }
-        index.append(StoreFileFormat.IndexEntry(offset: offset, firstCode: first, lastCode: last, count: n))
+        index.append(StoreFileFormat.IndexEntry(offset: offset, firstCode: first, lastCode: last, count: n, samples: samples))
         info.voxelCount += n
         inChunk = 0
     }
@@ -109,7 +114,7 @@ package struct StoreFileWriter: ~Copyable {
         let indexOffset = sink.offset
         var out = LittleEndianBytes()
         out.u32(StoreFileFormat.indexMagic)
-        out.u32(0)
+        out.u32(UInt32(StoreFileFormat.samplesPerChunk))
         out.u64(UInt64(index.count))
         for e in index {
             out.u64(UInt64(e.offset))
@@ -117,6 +122,7 @@ package struct StoreFileWriter: ~Copyable {
             out.u64(e.lastCode)
             out.u32(UInt32(e.count))
             out.u32(0)
+            for code in e.samples { out.u64(code) }
         }
         out.u32(out.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         try out.bytes.withUnsafeBytes { try sink.write($0) }

@@ -56,6 +56,33 @@ import Testing
         }
     }
 
+    /// `decodeImage` (luma decoded in place when the decoder's planes have the image's size, the
+    /// planes path otherwise: odd sizes, greyscale) gives exactly the image of `decode`'s planes.
+    @Test(arguments: kinds.indices, [(96, 64), (95, 63)])
+    func decodingToAnImageGivesTheImageOfThePlanes(kind: Int, size: (Int, Int)) throws {
+        let (_, options, _) = Self.kinds[kind]
+        let dir = TemporaryDirectory()
+        try Data(Self.patternPPM(width: size.0, height: size.1)).write(to: URL(fileURLWithPath: dir.file("p.ppm")))
+        let path = dir.file("p.jpg")
+        try ExternalTool.run("cjpeg", ["-quality", "90"] + options + ["-outfile", path, dir.file("p.ppm")])
+        try expectSameImage(try FileBytes.read(path), file: path)
+    }
+
+    @Test func theRealFrameDecodesToTheImageOfItsPlanes() throws {
+        try expectSameImage(try FileBytes.read(Self.iPhoneFrame), file: Self.iPhoneFrame)
+    }
+
+    func expectSameImage(_ bytes: [UInt8], file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (image, info) = try JPEGDecoder.decodeImage(bytes, file: file)
+        let (planes, planesInfo) = try JPEGDecoder.decode(bytes, file: file)
+        #expect(info == planesInfo, sourceLocation: sourceLocation)
+        let reference = YCbCrImage(planes)
+        #expect(image.width == reference.width && image.height == reference.height && image.subsampling == reference.subsampling,
+                sourceLocation: sourceLocation)
+        let (luma, chroma) = image.packedPlanes(), (referenceLuma, referenceChroma) = reference.packedPlanes()
+        #expect(luma == referenceLuma && chroma == referenceChroma, "planes differ", sourceLocation: sourceLocation)
+    }
+
     /// Codes within `idctTolerance` everywhere and equal almost everywhere; counted rather than
     /// compared with `==`, which would print megabyte arrays when it fails.
     func expectClose(_ ours: [UInt8], _ reference: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -134,6 +161,10 @@ import Testing
         let notJPEG = Array("this is not a JPEG at all".utf8)
         #expect(throws: PointPaintError.self) { try JPEGDecoder.decode(notJPEG, file: "text.jpg") }
         #expect(throws: PointPaintError.self) { try JPEGDecoder.decode([], file: "empty.jpg") }
+        for cut in [1000, bytes.count / 2, bytes.count - 2] {
+            let error = try #require(throws: PointPaintError.self) { try JPEGDecoder.decodeImage(Array(bytes.prefix(cut)), file: "cut.jpg") }
+            #expect(error.kind == .malformed && error.file == "cut.jpg", "image, cut at \(cut)")
+        }
     }
 
     @Test func flippedBytesNeverCrash() throws {
@@ -156,6 +187,10 @@ import Testing
             try JPEGDecoder.decode(try FileBytes.read(Self.iPhoneFrame), file: "big.jpg", maximumPixels: 1920 * 1440 - 1)
         }
         #expect(error.kind == .tooLarge && error.place == .part("header"))
+        let imageError = try #require(throws: PointPaintError.self) {
+            try JPEGDecoder.decodeImage(try FileBytes.read(Self.iPhoneFrame), file: "big.jpg", maximumPixels: 1920 * 1440 - 1)
+        }
+        #expect(imageError.kind == .tooLarge && imageError.place == .part("header"))
     }
 
     /// A small 4:2:0 JPEG of the test pattern.

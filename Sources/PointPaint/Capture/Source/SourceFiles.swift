@@ -88,9 +88,9 @@ enum SourceFiles {
     /// - Throws: the decoder's error for a corrupt file, and `.malformed` when its size or
     ///   primaries are not those of `info` — each at `frame`.
     static func jpegImage(_ bytes: [UInt8], file path: String, frame: Int, info: CaptureImageInfo) throws -> YCbCrImage {
-        let decoded: (planes: YCbCrPlanes, info: JPEGInfo)
+        let decoded: (image: YCbCrImage, info: JPEGInfo)
         do {
-            decoded = try JPEGDecoder.decode(bytes, file: path)
+            decoded = try JPEGDecoder.decodeImage(bytes, file: path)
         } catch var error as PointPaintError {
             error.place = .frame(frame)
             throw error
@@ -103,7 +103,7 @@ enum SourceFiles {
             throw PointPaintError(.malformed, file: path, place: .frame(frame),
                                   "expected \(info.primaries.rawValue) primaries like the capture's other frames, found \(decoded.info.primaries.rawValue)")
         }
-        return YCbCrImage(decoded.planes)
+        return decoded.image
     }
 
     /// The whole file, refusing one larger than `limit`; `.missing` (at `frame`) when absent.

@@ -1,0 +1,32 @@
+/// What `pointpaint info FILE.las` prints: version, point format, count, scale and offset,
+/// stated bounds, the variable-length records and, for PointPaint's files, the voxel size and
+/// comments.
+public struct LASSummary: Sendable, CustomStringConvertible {
+    /// The file as named by the user.
+    public var path: String
+    /// The header.
+    public var header: LASHeader
+
+    /// Reads the header of the LAS file at `path`.
+    public init(path: String) throws {
+        self.path = path
+        header = try LASReader.readHeader(path: path)
+    }
+
+    /// Several lines, the first naming the file, version and format.
+    public var description: String {
+        let h = header
+        func f(_ v: SIMD3<Double>) -> String { "(\(v.x), \(v.y), \(v.z))" }
+        var lines = ["\(path): LAS \(h.version.major).\(h.version.minor), point format \(h.pointFormat) (\(h.recordLength) bytes a point), \(h.pointCount) point\(h.pointCount == 1 ? "" : "s")"]
+        lines.append("  software: \(h.generatingSoftware.isEmpty ? "unknown" : h.generatingSoftware)")
+        lines.append("  scale: \(f(h.scale)), offset: \(f(h.offset))")
+        lines.append("  bounds: " + (h.pointCount == 0 ? "none (no points)" : "min \(f(h.min)) max \(f(h.max))"))
+        lines.append("  colour: " + (LASHeader.colorOffset(format: h.pointFormat) == nil ? "none" : "red green blue (16-bit)"))
+        for r in h.records {
+            lines.append("  record \(r.userID) \(r.recordID): \(r.description) (\(r.data.count) bytes)")
+        }
+        for c in h.comments { lines.append("  comment \(c)") }
+        lines.append("  voxel size: " + (h.voxelSize.map { "\($0)" } ?? "unknown"))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Points of a PLY file, chunk by chunk, so that voxelising a large cloud holds one chunk of it
+/// at a time rather than the whole file.
+extension PLYReader {
+    /// One chunk of a file's points.
+    package struct PointChunk {
+        /// Positions.
+        package var positions: [SIMD3<Float>]
+        /// The colours' 8-bit codes, when the file's colour channels are `uchar` (one a point).
+        package var codes: [SIMD3<UInt8>]?
+        /// Otherwise the colours scaled to 0…1 as `PLYFile.cloud(file:)` gives them (white when
+        /// the file has none).
+        package var colors: [SIMD3<Float>]?
+    }
+
+    /// Calls `body` with the points of the PLY file at `path`, in file order, in chunks of at
+    /// most `chunkPoints`; returns the number of points.
+    ///
+    /// Binary files of fixed-size records, without faces, with float or double x, y, z and
+    /// `uchar` or `float` colours (what scanners, Open3D and PointPaint write) are read with
+    /// `pread` one chunk at a time, so memory holds one chunk; any other file (ascii, lists,
+    /// boxes, damage: the full parse says what is wrong) is read whole and given as one chunk,
+    /// exactly as `PLYReader.read(path:)` and `PLYFile.cloud(file:)` read it.
+    ///
+    /// - Complexity: O(file size); memory O(`chunkPoints`) on the streaming path.
+    package static func forEachPointChunk(path: String, chunkPoints: Int = 1 << 18, _ body: (PointChunk) throws -> Void) throws -> Int {
+        precondition(chunkPoints > 0, "chunks of no points")
+        if let count = try streamPoints(path: path, chunkPoints: chunkPoints, body) { return count }
+        let ply = try read(path: path)
+        let cloud = try ply.cloud(file: path)
+        if let c = ply.vertexColorProperties, case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values,
+           case .uint8(let b) = c.blue.values, r.count == cloud.count {
+            try body(PointChunk(positions: cloud.positions, codes: (0 ..< r.count).map { SIMD3(r[$0], g[$0], b[$0]) }, colors: nil))
+        } else {
+            try body(PointChunk(positions: cloud.positions, codes: nil, colors: cloud.colors))
+        }
+        return cloud.count
+    }
+
+    /// The streaming path, or nil when the file is not of the kind it reads.
+    private static func streamPoints(path: String, chunkPoints: Int, _ body: (PointChunk) throws -> Void) throws -> Int? {
+        let (fd, size) = try FileBytes.openRegular(path, expected: "a PLY file")
+        defer { close(fd) }
+        // The header: the first 64 KiB, or more when it is longer (up to 16 MiB).
+        var prefix: [UInt8] = []
+        var limit = 1 << 16
+        while true {
+            let want = min(size, limit)
+            prefix = [UInt8](repeating: 0, count: want)
+            guard try preadAll(fd, into: &prefix, at: 0, file: path) == want else { return nil }
+            if containsEndHeader(prefix) || want == size || limit >= 1 << 24 { break }
+            limit *= 4
+        }
+        guard let (header, dataOffset) = try? readHeader(bytes: prefix, file: path) else { return nil }
+        guard header.encoding != .ascii, !header.declaresBoxes, header[element: "face"] == nil,
+              let vertex = header[element: "vertex"] else { return nil }
+        // Every element fixed-size and inside the file; where the vertex records start.
+        var offset = dataOffset
+        var vertexOffset: Int?
+        var stride = 0
+        for e in header.elements {
+            var bytes = 0
+            for p in e.properties {
+                guard case .scalar(let t) = p.type else { return nil }
+                bytes += t.size
+            }
+            if e.name == "vertex", vertexOffset == nil { vertexOffset = offset; stride = bytes }
+            let (total, overflow) = e.count.multipliedReportingOverflow(by: bytes)
+            guard !overflow, total <= size - offset else { return nil }
+            offset += total
+        }
+        guard let start = vertexOffset, stride > 0 else { return nil }
+        func field(_ name: String) -> (offset: Int, type: PLYScalarType)? {
+            var at = 0
+            for p in vertex.properties {
+                if p.name == name { return (at, p.type.valueType) }
+                at += p.type.valueType.size
+            }
+            return nil
+        }
+        let floats: Set<PLYScalarType> = [.float32, .float64]
+        guard let x = field("x"), let y = field("y"), let z = field("z"),
+              floats.contains(x.type), floats.contains(y.type), floats.contains(z.type) else { return nil }
+        var channels: [(offset: Int, type: PLYScalarType)]?
+        if let (r, g, b) = header.vertexColorProperties {
+            let found = [r, g, b].compactMap { field($0.name) }
+            guard found.count == 3, found.allSatisfy({ $0.type == .uint8 }) || found.allSatisfy({ $0.type == .float32 }) else { return nil }
+            channels = found
+        }
+        let swap = header.encoding == .binaryBigEndian
+        let n = vertex.count
+        var buffer = [UInt8](repeating: 0, count: min(n, chunkPoints) * stride)
+        var done = 0
+        while done < n {
+            let m = min(chunkPoints, n - done)
+            let bytes = m * stride
+            guard try preadAll(fd, into: &buffer, count: bytes, at: start + done * stride, file: path) == bytes else {
+                throw PointPaintError(.malformed, file: path, place: .byteOffset(start + done * stride),
+                                      "expected \(bytes) bytes of vertices, found the end of the file (it shrank while being read)")
+            }
+            let chunk = buffer.withUnsafeBytes { raw -> PointChunk in
+                let records = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[..<bytes])).records(stride: stride, count: m)
+                @inline(__always) func value(_ i: Int, _ f: (offset: Int, type: PLYScalarType)) -> Float {
+                    f.type == .float64 ? Float(Double(bitPattern: records.load(UInt64.self, record: i, offset: f.offset, byteSwapped: swap)))
+                        : Float(bitPattern: records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap))
+                }
+                let positions = [SIMD3<Float>](unsafeUninitializedCapacity: m) { out, initialized in
+                    for i in 0 ..< m { out[i] = SIMD3(value(i, x), value(i, y), value(i, z)) }
+                    initialized = m
+                }
+                guard let c = channels else {
+                    return PointChunk(positions: positions, codes: nil, colors: Array(repeating: SIMD3(1, 1, 1), count: m))
+                }
+                if c[0].type == .uint8 {
+                    let codes = [SIMD3<UInt8>](unsafeUninitializedCapacity: m) { out, initialized in
+                        for i in 0 ..< m {
+                            out[i] = SIMD3(records.load(UInt8.self, record: i, offset: c[0].offset, byteSwapped: false),
+                                           records.load(UInt8.self, record: i, offset: c[1].offset, byteSwapped: false),
+                                           records.load(UInt8.self, record: i, offset: c[2].offset, byteSwapped: false))
+                        }
+                        initialized = m
+                    }
+                    return PointChunk(positions: positions, codes: codes, colors: nil)
+                }
+                let colors = [SIMD3<Float>](unsafeUninitializedCapacity: m) { out, initialized in
+                    for i in 0 ..< m { out[i] = SIMD3(value(i, c[0]), value(i, c[1]), value(i, c[2])) }
+                    initialized = m
+                }
+                return PointChunk(positions: positions, codes: nil, colors: colors)
+            }
+            try body(chunk)
+            done += m
+        }
+        return n
+    }
+
+    /// Whether `bytes` hold a line `end_header`.
+    private static func containsEndHeader(_ bytes: [UInt8]) -> Bool {
+        let word = Array("end_header".utf8)
+        guard bytes.count >= word.count else { return false }
+        for i in 0 ... bytes.count - word.count where bytes[i] == word[0] {
+            if bytes[i ..< i + word.count].elementsEqual(word), i + word.count < bytes.count,
+               bytes[i + word.count] == 0x0A || bytes[i + word.count] == 0x0D { return true }
+        }
+        return false
+    }
+
+    /// Reads `count` bytes (all of `buffer` by default) at `offset`; returns how many were there.
+    private static func preadAll(_ fd: Int32, into buffer: inout [UInt8], count: Int? = nil, at offset: Int, file: String) throws -> Int {
+        let want = count ?? buffer.count
+        return try buffer.withUnsafeMutableBytes { out in
+            var done = 0
+            while done < want {
+                let n = pread(fd, out.baseAddress! + done, want - done, off_t(offset + done))
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw PointPaintError.system("read failed at byte \(offset + done)", file: file) }
+                if n == 0 { break }
+                done += n
+            }
+            return done
+        }
+    }
+}
