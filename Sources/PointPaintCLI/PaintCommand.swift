@@ -51,6 +51,8 @@ struct PaintCommand: ParsableCommand {
     var plyEncoding: PLYEncodingOption = .binary
     @Option(name: .customLong("float-colors"), help: "When to write exact float colours beside the 8-bit ones (auto: when a colour lies outside sRGB).")
     var floatColors: PLYWideColor = .auto
+    @Flag(help: "Add 'views' (observations of each point) and 'colour_sd' (the largest channel's standard deviation of its observations, linear light) to the PLY; not with --voxel-size.")
+    var qualityProperties = false
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
@@ -59,6 +61,9 @@ struct PaintCommand: ParsableCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {
             throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
+        }
+        if qualityProperties, voxelSize != nil {
+            throw ValidationError("--quality-properties needs per-point painting: voxels keep no colour spread yet; leave out --voxel-size")
         }
         if let pointSpacing, !(pointSpacing > 0 && Float(pointSpacing).isFinite) {
             throw ValidationError("--point-spacing must be a positive number of metres, found \(pointSpacing)")
@@ -79,6 +84,7 @@ struct PaintCommand: ParsableCommand {
         options.unseen = unseen
         options.voxelSize = voxelSize.map { Float($0) }
         options.pointSpacing = pointSpacing.map { Float($0) }
+        options.qualityProperties = qualityProperties
         var painter = try CloudPainter(cloud: cloud, source: source, options: options)
         let indices = painter.frameIndices
         guard !indices.isEmpty else {
@@ -94,7 +100,8 @@ struct PaintCommand: ParsableCommand {
             return true
         }
         let ply = result.plyFile(encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
-                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"])
+                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
+                                 qualityProperties: qualityProperties)
         try PLYWriter.write(ply, to: output)
         let seconds = Date().timeIntervalSince(start)
         print(Self.summary(result, cloud: cloud, painter: painter, seconds: seconds, output: output))

@@ -55,6 +55,9 @@ public struct CloudPainter: Sendable {
         /// The distance between neighbouring points for the z-buffer's footprints; nil: the
         /// voxel size when set, else `PaintCloud.estimatedSpacing()`.
         public var pointSpacing: Float?
+        /// Keep, per point, what the spread of its observations' colours needs
+        /// (`PaintResult.colourSD`); per point only, not with `voxelSize`.
+        public var qualityProperties = false
         /// Per-frame RGB gains applied to every observation (linear light) before it is
         /// accumulated (`solveExposure()`), or nil for none.
         public var gains: ExposureGains?
@@ -117,7 +120,8 @@ public struct CloudPainter: Sendable {
 
     /// Creates a painting of `cloud` from `source`.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the
-    ///   frames asked for reach past what all of them have.
+    ///   frames asked for reach past what all of them have; `.unsupported` for quality
+    ///   properties with voxels.
     public init(cloud: PaintCloud, source: any CaptureSource, options: Options = Options()) throws {
         self.cloud = cloud
         self.source = source
@@ -128,6 +132,9 @@ public struct CloudPainter: Sendable {
                                   "\(mismatch): frames past \(source.frameCount - 1) lack a part; paint from a range within frames 0 to \(source.frameCount - 1)")
         }
         spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
+        if options.qualityProperties, options.voxelSize != nil {
+            throw PointPaintError(.unsupported, file: cloud.path, "expected per-point painting for quality properties (views, colour_sd); voxels keep no colour spread yet")
+        }
     }
 
     /// The frame indices this painting visits, in order.
@@ -191,7 +198,8 @@ public struct CloudPainter: Sendable {
     /// - Complexity: O(frames × (points + depth pixels + z-buffer bins)).
     public func run(progress: (Progress) -> Bool = { _ in true }) throws -> PaintResult {
         let indices = frameIndices
-        var accumulator = PaintAccumulator(count: cloud.count, policy: options.accumulate, voxelSize: options.voxelSize)
+        var accumulator = PaintAccumulator(count: cloud.count, policy: options.accumulate, voxelSize: options.voxelSize,
+                                           spread: options.qualityProperties)
         var statistics = Statistics()
         statistics.points = cloud.count
         var done = 0

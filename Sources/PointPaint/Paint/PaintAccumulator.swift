@@ -10,11 +10,19 @@ struct PaintAccumulator {
     private var sums: [SIMD3<Int64>]
     /// The voxels, when painting into voxels.
     private(set) var store: SceneStore?
+    /// Per point, when the colour spread is kept: Σ colour and Σ colour² (channel-wise) of every
+    /// observation, fixed point; empty otherwise.
+    private var moments: [SIMD3<Int64>] = [], squares: [SIMD3<Int64>] = []
 
-    /// An accumulator for `count` points, per point or into voxels of `voxelSize`.
-    init(count: Int, policy: AccumulationPolicy, voxelSize: Float?) {
+    /// An accumulator for `count` points, per point or into voxels of `voxelSize`; `spread`
+    /// keeps what the colour's standard deviation needs (per point only).
+    init(count: Int, policy: AccumulationPolicy, voxelSize: Float?, spread: Bool = false) {
         self.policy = policy
         views = [UInt32](repeating: 0, count: count)
+        if spread, voxelSize == nil {
+            moments = [SIMD3<Int64>](repeating: .zero, count: count)
+            squares = moments
+        }
         if let voxelSize {
             store = SceneStore(voxelSize: voxelSize, policy: policy)
             sums = []
@@ -49,6 +57,10 @@ struct PaintAccumulator {
             case .latest: sums[i] = Self.fixed(colors[n])
             case .first: if views[i] == 0 { sums[i] = Self.fixed(colors[n]) }
             }
+            if !moments.isEmpty {
+                moments[i] &+= Self.fixed(colors[n])
+                squares[i] &+= Self.fixed(colors[n] * colors[n])
+            }
             views[i] &+= 1
         }
     }
@@ -78,6 +90,7 @@ struct PaintAccumulator {
             return PaintResult(cloud: voxels, painted: [Bool](repeating: true, count: voxels.count), statistics: statistics)
         }
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
+        var spread: [Float]? = moments.isEmpty ? nil : []
         let n = keep ? cloud.count : statistics.seen
         positions.reserveCapacity(n)
         colors.reserveCapacity(n)
@@ -93,14 +106,22 @@ struct PaintAccumulator {
                 colors.append(SceneStore.encode(linear))
                 counts.append(v)
                 painted.append(true)
+                if !moments.isEmpty, v == 1 {
+                    spread!.append(0)  // exactly: the fixed-point rounding of c and c² would leave a trace
+                } else if !moments.isEmpty {
+                    let mean = SIMD3<Double>(moments[i]) * (scale / Double(v))
+                    let variance = SIMD3<Double>(squares[i]) * (scale / Double(v)) - mean * mean
+                    spread!.append(Float(max(variance.max(), 0).squareRoot()))
+                }
             } else if keep {
                 positions.append(cloud.positions[i])
                 colors.append(cloud.colors?[i] ?? .zero)
                 counts.append(0)
                 painted.append(cloud.colors != nil)
+                spread?.append(0)
             }
         }
         return PaintResult(cloud: VoxelCloud(voxelSize: nil, positions: positions, colors: colors, counts: counts),
-                           painted: painted, statistics: statistics)
+                           painted: painted, statistics: statistics, colourSD: spread)
     }
 }
