@@ -6,7 +6,7 @@ public struct PointPaintTool: ParsableCommand {
         commandName: "pointpaint",
         abstract: "Paint with pixels floating in space: replay ARKit captures into coloured voxel clouds.",
         subcommands: [
-            ReplayCommand.self, ViewCommand.self, InfoCommand.self, SynthCommand.self,
+            ReplayCommand.self, PaintCommand.self, ViewCommand.self, InfoCommand.self, SynthCommand.self,
             FrameCommand.self, SampleCommand.self, ImportCommand.self, VoxelizeCommand.self, LutCommand.self, MergeCommand.self,
         ])
 

@@ -13,12 +13,27 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var replay: ReplayOptions
     @OptionGroup var shard: ShardOptions
     @OptionGroup(title: "Colour grading (folded into one colour cube, applied to every sample)") var grading: GradingOptions
+    @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from voxels several frames see, in a first pass over the frames.")
+    var exposure: ExposureMode = .off
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
+    func validate() throws {
+        // Gains solved over one shard's frames would differ from the whole capture's, and the
+        // shards' stores would no longer merge into the whole replay.
+        if exposure == .auto, shard.shard != nil {
+            throw ValidationError("--exposure auto needs the whole capture's frames to solve its gains; it cannot be combined with --shard")
+        }
+    }
+
     func run() throws {
         let grade = grading.foldedCube()
-        let capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade, shard: shard.shard)
+        var capture = try replay.replay(of: capture.path, format: capture.sourceFormat, grade: grade, shard: shard.shard)
+        if exposure == .auto {
+            var options = capture.options
+            options.gains = try capture.solveExposure(voxelSize: replay.grid.size)
+            capture = try CaptureReplay(source: capture.source, options: options)
+        }
         var store = replay.grid.makeStore()
         var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
         let start = Date()
@@ -31,6 +46,7 @@ struct ReplayCommand: ParsableCommand {
                                          frameCount: statistics.frames)
         try output.write(store.sortedVoxels(provenance: provenance))
         print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output.output))
+        if let gains = capture.options.gains { print(gains.summary) }
     }
 
     static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {

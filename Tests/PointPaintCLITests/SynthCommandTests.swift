@@ -60,4 +60,18 @@ import PointPaint
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("expected BT.601 full-range"), "\(result.stderr)")
     }
+
+    @Test func occludersDriftAndASceneCloud() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try Tool.run(["synth", "-o", dir + "/cap", "--frames", "2", "--size", "64x48", "--occluders",
+                                   "--exposure-drift", "0.5", "--scene-cloud", "0.1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let scene = try PLYReader.read(path: dir + "/cap/scene.ply")
+        let vertex = try #require(scene[element: "vertex"])
+        #expect(vertex.count == SyntheticScene.occluded.surfaceSamples(spacing: 0.1).count)
+        #expect(vertex[property: "flat"] != nil && vertex[property: "box"] != nil && vertex[property: "red_f"] != nil)
+        let bad = try Tool.run(["synth", "-o", dir + "/bad", "--exposure-drift", "2"])
+        #expect(bad.status != 0 && bad.stderr.contains("--exposure-drift"), "\(bad.stderr)")
+    }
 }

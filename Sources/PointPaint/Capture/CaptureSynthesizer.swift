@@ -32,6 +32,9 @@ public struct CaptureSynthesizer: Sendable {
         /// of view, like an iPhone's wide camera. (A portrait frame of that camera keeps the
         /// landscape frame's focal length on its swapped sides.)
         public var focalLength: Double?
+        /// How far each frame's exposure and white balance drift (`exposureGain(frame:)`): 0 for
+        /// none; 0.5 darkens frames by up to about half in linear light.
+        public var exposureDrift = 0.0
 
         /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
         public init() {}
@@ -119,7 +122,7 @@ public struct CaptureSynthesizer: Sendable {
                 }
             }
         }
-        return pixels
+        return applyingExposure(pixels, frame: index)
     }
 
     /// Encodes R′G′B′ pixels to NV12: Y at every pixel; Cb, Cr from each 2×2 block (centre

@@ -45,6 +45,9 @@ public struct CaptureReplay: Sendable {
         public var points: PointSource = .auto
         /// Which depth pixels become points, for frames whose points come from depth.
         public var depth = DepthSampling()
+        /// Per-frame RGB gains applied to every sample (linear light) before it is added to the
+        /// store (`solveExposure(voxelSize:)`), or nil for none.
+        public var gains: ExposureGains?
 
         /// Default options: every frame, bilinear, no grade, feature points or else depth (high
         /// confidence, up to 5 m, every pixel).
@@ -268,6 +271,7 @@ public struct CaptureReplay: Sendable {
         // Adds a batch in frame order; false once `afterFrame` stops the replay.
         func add(_ batch: [FrameSamples]) -> Bool {
             for var frame in batch {
+                options.gains?.apply(frame: frame.frame, to: &frame.colors)
                 let accepted = store.add(points: frame.positions, colors: frame.colors, frame: frame.frame)
                 frame.statistics.painted = accepted
                 frame.statistics.rejected = frame.positions.count - accepted

@@ -1,0 +1,224 @@
+import Foundation
+
+/// What one frame saw of a cloud: the points that passed its visibility test and their colours.
+struct FrameObservations: Sendable {
+    /// Frame index.
+    var frame: Int
+    /// Indices into the cloud of the points seen, increasing.
+    var points: [UInt32] = []
+    /// Their colours, linear-light extended sRGB (`SampleColorPolicy.linear`).
+    var colors: [SIMD3<Float>] = []
+    /// This frame's counts.
+    var statistics = CloudPainter.Statistics()
+}
+
+extension CloudPainter {
+    /// The tolerance of a depth test at depth `d` metres: max(2 cm, 2 % of `d`).
+    @inline(__always)
+    static func depthTolerance(_ d: Float) -> Float { max(0.02, 0.02 * d) }
+
+    /// Projects every point into `frame`, keeps those its visibility test accepts, and samples
+    /// their colours as replay does.
+    /// - Throws: `.missing` for a frame without a depth map under `Visibility.depth`.
+    /// - Complexity: O(points + depth pixels, or points × footprint bins for the z-buffer).
+    func observe(_ frame: CaptureFrame) throws -> FrameObservations {
+        let info = source.imageInfo
+        var result = FrameObservations(frame: frame.index)
+        result.statistics.frames = 1
+        let mode: Visibility
+        switch options.visibility {
+        case .auto: mode = frame.depth == nil ? .zbuffer : .depth
+        case .depth:
+            guard frame.depth != nil else {
+                throw PointPaintError(.missing, file: source.path, place: .frame(frame.index),
+                                      "expected a depth map for --visibility depth; use zbuffer (or auto) for a capture without depth")
+            }
+            mode = .depth
+        case .zbuffer, .off: mode = options.visibility
+        }
+        if mode == .depth { result.statistics.depthFrames = 1 }
+        if mode == .zbuffer { result.statistics.zbufferFrames = 1 }
+
+        // Project exactly as `Camera.project` does, keeping the depth for the visibility test.
+        let camera = frame.camera
+        let m = camera.worldToCamera
+        let k = camera.intrinsics
+        let width = Double(info.width), height = Double(info.height)
+        var candidates: [UInt32] = []
+        var coordinates: [SIMD2<Float>] = []
+        var depths: [Float] = []
+        cloud.positions.withUnsafeBufferPointer { positions in
+            for i in positions.indices {
+                let c = m.transformPoint(SIMD3<Double>(positions[i]))
+                guard c.z < 0 else { result.statistics.behind += 1; continue }
+                let depth = -c.z
+                let u = k.fx * c.x / depth + k.cx
+                let v = k.fy * -c.y / depth + k.cy
+                let s = u / width, t = v / height
+                guard s >= 0, s < 1, t >= 0, t < 1 else { result.statistics.outside += 1; continue }
+                candidates.append(UInt32(truncatingIfNeeded: i))
+                coordinates.append(SIMD2(Float(s), Float(t)))
+                depths.append(Float(depth))
+            }
+        }
+
+        var accepted: [Bool]
+        switch mode {
+        case .depth:
+            let map = frame.depth!
+            accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
+        case .zbuffer:
+            let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
+                                          spacing: spacing, coordinates: coordinates, depths: depths)
+            accepted = depths.indices.map { buffer.accepts(depth: depths[$0], at: coordinates[$0]) }
+        case .off, .auto:
+            accepted = Array(repeating: true, count: depths.count)
+        }
+        var visible: [SIMD2<Float>] = []
+        visible.reserveCapacity(coordinates.count)
+        result.points.reserveCapacity(coordinates.count)
+        for i in accepted.indices where accepted[i] {
+            visible.append(coordinates[i])
+            result.points.append(candidates[i])
+        }
+        result.statistics.hidden = candidates.count - result.points.count
+        result.statistics.observations = result.points.count
+
+        let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
+                                           primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
+        sampler.sample(visible, into: &result.colors, space: .capture)
+        result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
+        return result
+    }
+}
+
+extension DepthMap {
+    /// Whether a point at z-depth `z` (metres) projecting to scalar image coordinates `st` lies on
+    /// the surface this map sees: `|z − d| ≤ max(2 cm, 2 % of d)` where `d` is the map's depth
+    /// there, interpolated bilinearly between the four depth pixels around the point when all
+    /// four have a depth and agree with each other within that tolerance, else the depth of the
+    /// pixel the point falls in (never interpolated across a depth edge). A point whose pixel has
+    /// no depth is not confirmed, so not accepted; nor is one beside a nearer surface's edge
+    /// (`hasOccludingEdge`).
+    /// - Complexity: O(1).
+    func agrees(depth z: Float, at st: SIMD2<Float>) -> Bool {
+        let x = st.x * Float(width), y = st.y * Float(height)
+        let i = Swift.min(Int(x), width - 1), j = Swift.min(Int(y), height - 1)
+        let nearest = depth[j * width + i]
+        guard nearest > 0, nearest.isFinite else { return false }
+        var d = nearest
+        // Bilinear between the pixel centres around (x, y), when they agree.
+        let fx = x - 0.5, fy = y - 0.5
+        let x0 = Swift.max(0, Swift.min(Int(fx.rounded(.down)), width - 2)), y0 = Swift.max(0, Swift.min(Int(fy.rounded(.down)), height - 2))
+        if width > 1, height > 1 {
+            let a = depth[y0 * width + x0], b = depth[y0 * width + x0 + 1]
+            let c = depth[(y0 + 1) * width + x0], e = depth[(y0 + 1) * width + x0 + 1]
+            let lo = Swift.min(a, b, c, e), hi = Swift.max(a, b, c, e)
+            if lo > 0, hi.isFinite, hi - lo <= CloudPainter.depthTolerance(lo) {
+                let tx = Swift.min(Swift.max(fx - Float(x0), 0), 1), ty = Swift.min(Swift.max(fy - Float(y0), 0), 1)
+                d = (a * (1 - tx) + b * tx) * (1 - ty) + (c * (1 - tx) + e * tx) * ty
+            }
+        }
+        guard abs(z - d) <= CloudPainter.depthTolerance(d) else { return false }
+        return !hasOccludingEdge(column: i, row: j)
+    }
+
+    /// Whether a depth edge lies next to depth pixel (`column`, `row`): for each of the four
+    /// lines through its 3 × 3 neighbourhood, a neighbour nearer or farther than the centre by
+    /// more than the tolerance plus the slope the opposite neighbour shows (a tilted plane's own
+    /// change). A point beside such an edge is refused: the image there may show the nearer
+    /// surface, which the coarser depth grid puts a pixel away, and a sampler reads a few
+    /// pixels around the point, mixing both sides of a silhouette.
+    func hasOccludingEdge(column i: Int, row j: Int) -> Bool {
+        let c = depth[j * width + i]
+        let tolerance = CloudPainter.depthTolerance(c)
+        @inline(__always) func at(_ x: Int, _ y: Int) -> Float? {
+            guard x >= 0, x < width, y >= 0, y < height else { return nil }
+            let d = depth[y * width + x]
+            return d > 0 && d.isFinite ? d : nil
+        }
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let a = at(i - dx, j - dy), b = at(i + dx, j + dy)
+            if let a, a < c - tolerance - max(0, (b ?? c) - c) { return true }
+            if let b, b < c - tolerance - max(0, (a ?? c) - c) { return true }
+            // A farther surface beside: the point lies on a silhouette, where the sampler mixes in
+            // what lies behind.
+            if let a, a > c + tolerance + max(0, c - (b ?? c)) { return true }
+            if let b, b > c + tolerance + max(0, c - (a ?? c)) { return true }
+        }
+        return false
+    }
+}
+
+/// A coarse depth buffer splatted from a cloud's own points, for visibility without depth maps:
+/// the image is cut into bins of `binSize` pixels; each point covers the bins its footprint (a
+/// disc of its spacing seen at its depth) touches, and each bin keeps the nearest depth. A
+/// point is accepted when the nearest depths of its bin and the 8 around it all lie within a
+/// tolerance of its own (nothing nearer hides it, and it is not on a silhouette against
+/// something farther or against nothing, where a sampler mixes both sides):
+/// max(2 cm, 2 % of the depth), plus one spacing and two bins' width at that depth (a tilted
+/// surface's own depth changes across a footprint).
+struct SplatDepthBuffer {
+    /// Bins across and down.
+    let columns: Int, rows: Int
+    /// Pixels a bin covers along each side.
+    let binSize: Float
+    /// Image size in pixels.
+    let width: Float, height: Float
+    /// Focal length in pixels.
+    let focalLength: Float
+    /// Point spacing, metres.
+    let spacing: Float
+    /// Nearest depth per bin (infinity where nothing landed), row by row.
+    private(set) var nearest: [Float]
+
+    /// The most bins a footprint reaches on each side of its centre, so a point at the camera
+    /// cannot cost a whole image.
+    static let maximumReach = 16
+
+    /// Splats the points at scalar image coordinates `coordinates` with z-depths `depths`.
+    /// - Complexity: O(points × footprint bins + bins).
+    init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: [SIMD2<Float>], depths: [Float]) {
+        self.width = Float(width)
+        self.height = Float(height)
+        self.focalLength = focalLength
+        self.spacing = spacing
+        let bin = max(2, min(width, height) / 120)
+        binSize = Float(bin)
+        columns = (width + bin - 1) / bin
+        rows = (height + bin - 1) / bin
+        var nearest = [Float](repeating: .infinity, count: columns * rows)
+        let reach = Self.maximumReach
+        for n in depths.indices {
+            let z = depths[n]
+            let u = coordinates[n].x * self.width, v = coordinates[n].y * self.height
+            let r = focalLength * spacing / z
+            let cx = Int(u / binSize), cy = Int(v / binSize)
+            let x0 = max(0, max(cx - reach, Int(((u - r) / binSize).rounded(.down))))
+            let x1 = min(columns - 1, min(cx + reach, Int(((u + r) / binSize).rounded(.down))))
+            let y0 = max(0, max(cy - reach, Int(((v - r) / binSize).rounded(.down))))
+            let y1 = min(rows - 1, min(cy + reach, Int(((v + r) / binSize).rounded(.down))))
+            guard x0 <= x1, y0 <= y1 else { continue }
+            for y in y0 ... y1 {
+                for x in x0 ... x1 where z < nearest[y * columns + x] {
+                    nearest[y * columns + x] = z
+                }
+            }
+        }
+        self.nearest = nearest
+    }
+
+    /// Whether a point at depth `z` and scalar coordinates `st` is the nearest surface of its bin.
+    func accepts(depth z: Float, at st: SIMD2<Float>) -> Bool {
+        let x = min(columns - 1, Int(st.x * width / binSize)), y = min(rows - 1, Int(st.y * height / binSize))
+        let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
+        var front = Float.infinity, back = -Float.infinity
+        for j in max(0, y - 1) ... min(rows - 1, y + 1) {
+            for i in max(0, x - 1) ... min(columns - 1, x + 1) {
+                front = min(front, nearest[j * columns + i])
+                back = max(back, nearest[j * columns + i])
+            }
+        }
+        return z - front <= tolerance && back - z <= tolerance
+    }
+}

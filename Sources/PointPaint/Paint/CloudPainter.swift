@@ -1,0 +1,241 @@
+import Foundation
+
+/// Colours an existing cloud (`PaintCloud`: a LiDAR scan, another tool's output, a replay's own
+/// result) from every frame of a capture: `pointpaint paint`.
+///
+/// Each frame's camera projects every point; a point in front of the camera and inside the image
+/// that passes the frame's visibility test (`Visibility`) is sampled exactly as `CaptureReplay`
+/// samples a point (the same `CapturedImageSampler` settings and `SampleColorPolicy`, so colours
+/// are linear-light extended sRGB), scaled by the frame's exposure gain when there is one (`Options.gains`,
+/// `solveExposure()`), and accumulated: per point by default (one output vertex a point), or in a
+/// `SceneStore` of `Options.voxelSize`. Frames are loaded and observed in parallel batches and
+/// accumulated in frame order, so the result does not depend on the thread count.
+public struct CloudPainter: Sendable {
+    /// How a frame decides which of the points it projects it really sees.
+    public enum Visibility: String, Sendable, CaseIterable, Hashable {
+        /// `depth` for a frame with a depth map, else `zbuffer`.
+        case auto
+        /// Against the frame's depth map: the point's depth must agree with the map at its pixel
+        /// within max(2 cm, 2 % of the depth), interpolating only between depth pixels that agree.
+        case depth
+        /// Against a coarse depth buffer splatted from the cloud itself: each point covers its
+        /// footprint (its spacing seen at its depth), each bin keeps the nearest depth.
+        case zbuffer
+        /// No test: every point in front of the camera and inside the image (as replay does).
+        case off
+    }
+
+    /// What happens to points that no frame sees.
+    public enum Unseen: String, Sendable, CaseIterable, Hashable {
+        /// Kept: with their own colour when the cloud has colour, else flagged as unpainted.
+        case keep
+        /// Left out of the result.
+        case drop
+    }
+
+    /// What to paint from and how.
+    public struct Options: Sendable {
+        /// Frames to use (indices into the capture); all when nil.
+        public var frames: Range<Int>?
+        /// Use every Nth frame of the range (1 = all).
+        public var every = 1
+        /// How the sampler reads between texels.
+        public var interpolation: Interpolation = .bilinear
+        /// Threads that load and observe frames.
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// The visibility test.
+        public var visibility: Visibility = .auto
+        /// How the observations of a point (or voxel) combine.
+        public var accumulate: AccumulationPolicy = .mean
+        /// What happens to points no frame sees.
+        public var unseen: Unseen = .keep
+        /// Voxel edge length: when set, points are accumulated into voxels of this size (one
+        /// output vertex a voxel); nil keeps one output vertex a point.
+        public var voxelSize: Float?
+        /// The distance between neighbouring points for the z-buffer's footprints; nil: the
+        /// voxel size when set, else `PaintCloud.estimatedSpacing()`.
+        public var pointSpacing: Float?
+        /// Keep, per point, what the spread of its observations' colours needs
+        /// (`PaintResult.colourSD`); per point only, not with `voxelSize`.
+        public var qualityProperties = false
+        /// Per-frame RGB gains applied to every observation (linear light) before it is
+        /// accumulated (`solveExposure()`), or nil for none.
+        public var gains: ExposureGains?
+
+        /// Defaults: every frame, bilinear, visibility `auto`, mean, unseen points kept, one
+        /// vertex a point.
+        public init() {}
+    }
+
+    /// Counts of one painting.
+    public struct Statistics: Sendable, Equatable {
+        /// Frames used.
+        public var frames = 0
+        /// Points of the cloud (finite ones).
+        public var points = 0
+        /// Observations accumulated (a point seen by a frame).
+        public var observations = 0
+        /// Projections at or behind the camera.
+        public var behind = 0
+        /// Projections in front of the camera but outside the image.
+        public var outside = 0
+        /// Projections inside the image that the visibility test refused.
+        public var hidden = 0
+        /// Observations whose colour lies outside sRGB.
+        public var outOfSRGB = 0
+        /// Frames tested against their depth map.
+        public var depthFrames = 0
+        /// Frames tested against a splatted depth buffer.
+        public var zbufferFrames = 0
+        /// Points at least one frame saw.
+        public var seen = 0
+        /// Points no frame saw.
+        public var unseen = 0
+
+        /// Creates zero counts.
+        public init() {}
+
+        mutating func add(_ o: Statistics) {
+            frames += o.frames
+            observations += o.observations
+            behind += o.behind
+            outside += o.outside
+            hidden += o.hidden
+            outOfSRGB += o.outOfSRGB
+            depthFrames += o.depthFrames
+            zbufferFrames += o.zbufferFrames
+        }
+    }
+
+    /// The capture painted from.
+    public let source: any CaptureSource
+    /// The cloud painted.
+    public let cloud: PaintCloud
+    /// Frames, visibility, accumulation and gains.
+    public let options: Options
+    /// What each decoded sample becomes (the capture's primaries, no grade).
+    public let colorPolicy: SampleColorPolicy
+    /// The spacing the z-buffer splats with.
+    public let spacing: Float
+
+    /// Creates a painting of `cloud` from `source`.
+    /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the
+    ///   frames asked for reach past what all of them have; `.unsupported` for quality
+    ///   properties with voxels.
+    public init(cloud: PaintCloud, source: any CaptureSource, options: Options = Options()) throws {
+        self.cloud = cloud
+        self.source = source
+        self.options = options
+        colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries)
+        if let mismatch = source.countMismatch, (options.frames?.upperBound ?? .max) > source.frameCount {
+            throw PointPaintError(.malformed, file: source.path,
+                                  "\(mismatch): frames past \(source.frameCount - 1) lack a part; paint from a range within frames 0 to \(source.frameCount - 1)")
+        }
+        spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
+        if options.qualityProperties, options.voxelSize != nil {
+            throw PointPaintError(.unsupported, file: cloud.path, "expected per-point painting for quality properties (views, colour_sd); voxels keep no colour spread yet")
+        }
+    }
+
+    /// The frame indices this painting visits, in order.
+    public var frameIndices: [Int] {
+        let range = (options.frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
+        return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
+    }
+
+    /// Observes each frame of `indices` in parallel batches and hands the observations to `body`
+    /// in frame order; `body` returns false to stop.
+    /// - Throws: the first error loading a frame (after the frames before it were handed over),
+    ///   and `observe`'s errors.
+    func forEachFrame(_ indices: [Int], _ body: (FrameObservations) throws -> Bool) throws {
+        let threads = max(1, options.threads)
+        let batchSize = threads == 1 ? 1 : threads * 2
+        let sequence = source.frames(indices, threads: threads)
+        var failure: Error?
+        while failure == nil {
+            var batch: [CaptureFrame] = []
+            do {
+                while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
+            } catch {
+                failure = error
+            }
+            guard !batch.isEmpty else { break }
+            let frames = batch
+            var results = [Result<FrameObservations, Error>?](repeating: nil, count: frames.count)
+            if threads == 1 || frames.count == 1 {
+                for i in frames.indices { results[i] = Result { try observe(frames[i]) } }
+            } else {
+                results.withUnsafeMutableBufferPointer { buffer in
+                    let out = SendablePointer(buffer.baseAddress!)
+                    DispatchQueue.concurrentPerform(iterations: frames.count) { i in
+                        out.base[i] = Result { try observe(frames[i]) }
+                    }
+                }
+            }
+            for result in results {
+                guard try body(result!.get()) else { return }
+            }
+            if batch.count < batchSize { break }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Where a painting stands after a frame.
+    public struct Progress: Sendable {
+        /// Frames accumulated so far.
+        public var done: Int
+        /// Frames in all.
+        public var total: Int
+        /// Observations so far.
+        public var observations: Int
+    }
+
+    /// Paints the cloud, calling `progress` after each frame (return false to stop early).
+    /// - Returns: the painted cloud and the counts.
+    /// - Throws: frame loading errors, a missing depth map under `Visibility.depth`, and
+    ///   `.outOfRange` naming the cloud when no frame sees any of its points (most likely the
+    ///   cloud and the capture are in different coordinate frames).
+    /// - Complexity: O(frames × (points + depth pixels + z-buffer bins)).
+    public func run(progress: (Progress) -> Bool = { _ in true }) throws -> PaintResult {
+        let indices = frameIndices
+        var accumulator = PaintAccumulator(count: cloud.count, policy: options.accumulate, voxelSize: options.voxelSize,
+                                           spread: options.qualityProperties)
+        var statistics = Statistics()
+        statistics.points = cloud.count
+        var done = 0
+        try forEachFrame(indices) { frame in
+            var colors = frame.colors
+            options.gains?.apply(frame: frame.frame, to: &colors)
+            accumulator.add(points: frame.points, colors: colors, frame: frame.frame, cloud: cloud)
+            statistics.add(frame.statistics)
+            done += 1
+            return progress(Progress(done: done, total: indices.count, observations: statistics.observations))
+        }
+        statistics.seen = accumulator.seenCount
+        statistics.unseen = cloud.count - statistics.seen
+        guard statistics.seen > 0 else {
+            throw PointPaintError(.outOfRange, file: cloud.path,
+                                  "no frame of \(PointPaintError.quote(source.path)) sees any of the cloud's \(cloud.count) points (\(statistics.behind) projections behind the camera, \(statistics.outside) outside the image, \(statistics.hidden) hidden): the cloud and the capture are likely in different coordinate frames")
+        }
+        return accumulator.result(cloud: cloud, unseen: options.unseen, statistics: statistics)
+    }
+
+    /// Solves per-frame exposure gains (`ExposureGains`) from this painting's own observations:
+    /// one pass over the frames (projection, visibility and sampling as `run` does) that keeps
+    /// the observations of an even subset of at most `ExposureGains.maximumPoints` points.
+    /// Set the result as `Options.gains` of the painting that follows.
+    /// - Throws: frame loading errors.
+    public func solveExposure() throws -> ExposureGains {
+        let stride = max(1, (cloud.count + ExposureGains.maximumPoints - 1) / ExposureGains.maximumPoints)
+        var point: [Int] = [], frame: [Int] = [], colors: [SIMD3<Float>] = []
+        try forEachFrame(frameIndices) { observed in
+            for (n, p) in observed.points.enumerated() where Int(p) % stride == 0 {
+                point.append(Int(p))
+                frame.append(observed.frame)
+                colors.append(observed.colors[n])
+            }
+            return true
+        }
+        return ExposureGains.solve(frames: frameIndices, point: point, frame: frame, colors: colors)
+    }
+}

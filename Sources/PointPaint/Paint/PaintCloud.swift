@@ -1,0 +1,100 @@
+import Foundation
+
+/// The cloud `pointpaint paint` colours: the finite points of a PLY file's `vertex` element, their
+/// own colours when the file has any, and how far apart neighbouring points lie.
+///
+/// Positions and colours are flat arrays (12 bytes a point each), read from the mapped file in
+/// one pass for the binary layouts most tools write (`PLYReader.readCloud(path:)`); no object is
+/// made per point.
+public struct PaintCloud: Sendable {
+    /// The file the cloud was read from (for messages), or a name for a cloud built in memory.
+    public let path: String
+    /// Positions of the finite points, world space, in file order (non-finite points left out).
+    public let positions: [SIMD3<Float>]
+    /// Their own colours, gamma-encoded extended sRGB, when the file has colour; nil otherwise.
+    public let colors: [SIMD3<Float>]?
+    /// Vertices of the file left out because a coordinate is NaN or infinite.
+    public let nonFinite: Int
+    /// The voxel size the file states (`comment voxel_size`), if any.
+    public let voxelSize: Float?
+
+    /// Wraps points built in memory; non-finite points are left out (and counted).
+    /// - Throws: `.missing` when no finite point remains; `.tooLarge` past `maximumPoints`.
+    public init(path: String, positions: [SIMD3<Float>], colors: [SIMD3<Float>]?, voxelSize: Float? = nil) throws {
+        precondition(colors.map { $0.count == positions.count } ?? true, "positions and colours differ in length")
+        self.path = path
+        self.voxelSize = voxelSize
+        guard positions.count <= PaintCloud.maximumPoints else {
+            throw PointPaintError(.tooLarge, file: path, "expected at most \(PaintCloud.maximumPoints) points to paint, found \(positions.count)")
+        }
+        let finite = positions.allSatisfy(\.isFinite)
+        if finite {
+            self.positions = positions
+            self.colors = colors
+            nonFinite = 0
+        } else {
+            var kept: [SIMD3<Float>] = []
+            var keptColors: [SIMD3<Float>] = []
+            kept.reserveCapacity(positions.count)
+            for i in positions.indices where positions[i].isFinite {
+                kept.append(positions[i])
+                if let colors { keptColors.append(colors[i]) }
+            }
+            nonFinite = positions.count - kept.count
+            self.positions = kept
+            self.colors = colors == nil ? nil : keptColors
+        }
+        guard !self.positions.isEmpty else {
+            guard positions.isEmpty else {
+                throw PointPaintError(.missing, file: path, place: .element("vertex", 0),
+                                      "expected points to paint, found \(positions.count) vertices, none with finite x, y, z")
+            }
+            throw PointPaintError(.missing, file: path, "expected points to paint, found an empty cloud")
+        }
+    }
+
+    /// Reads the PLY file at `path` (any layout `PLYReader` reads; boxes become their centres).
+    /// - Throws: the reader's errors; `.missing` for a cloud with no finite point.
+    public static func read(path: String) throws -> PaintCloud {
+        let hasColor = try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { raw in
+            try PLYReader.parseHeader(raw, file: path).0.vertexColorProperties != nil
+        }
+        let cloud = try PLYReader.readCloud(path: path)
+        return try PaintCloud(path: path, positions: cloud.positions, colors: hasColor ? cloud.colors : nil, voxelSize: cloud.voxelSize)
+    }
+
+    /// The most points a cloud may hold: observations name points by 32-bit index.
+    public static let maximumPoints = Int(UInt32.max)
+
+    /// Number of points.
+    public var count: Int { positions.count }
+
+    /// A typical distance between neighbouring points: the stated voxel size when there is one,
+    /// else an estimate from how many cells of a coarse grid the points occupy (a surface of
+    /// area A sampled by n points has spacing √(A/n); A is the occupied cells' face area).
+    /// At most a million points (an even stride through the file) are looked at.
+    /// - Complexity: O(min(n, 10⁶)) expected.
+    public func estimatedSpacing() -> Float {
+        if let voxelSize, voxelSize > 0 { return voxelSize }
+        let stride = max(1, positions.count / 1_000_000)
+        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
+        var m = 0
+        for i in Swift.stride(from: 0, to: positions.count, by: stride) {
+            lo = pointwiseMin(lo, positions[i])
+            hi = pointwiseMax(hi, positions[i])
+            m += 1
+        }
+        let extent = hi - lo
+        let diagonal = (extent * extent).sum().squareRoot()
+        guard m > 1, diagonal > 0 else { return 0.01 }
+        // Cells a few point spacings wide: about four sampled points a cell on a surface.
+        let cell = 2 * diagonal / Float(m).squareRoot()
+        var occupied = Set<SIMD3<Int32>>(minimumCapacity: m)
+        for i in Swift.stride(from: 0, to: positions.count, by: stride) {
+            let c = ((positions[i] - lo) / cell).rounded(.down)
+            occupied.insert(SIMD3<Int32>(Int32(c.x), Int32(c.y), Int32(c.z)))
+        }
+        let area = Float(occupied.count) * cell * cell
+        return max((area / Float(positions.count)).squareRoot(), diagonal * 1e-6)
+    }
+}

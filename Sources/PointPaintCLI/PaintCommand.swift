@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import PointPaint
+
+/// `pointpaint paint`: colours an existing cloud from a capture's frames.
+struct PaintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paint",
+        abstract: "Colour an existing point cloud (PLY, with or without colours) from every frame of a capture.",
+        discussion: """
+            Every point is projected into every frame; a frame that sees it (in front of the \
+            camera, inside the image, and not hidden: --visibility) adds a sample, taken exactly \
+            as replay takes one and averaged in linear light. By default each input point gives \
+            one output vertex; --voxel-size merges them into voxels. Points no frame sees are \
+            counted and kept with their own colour (or, for a cloud without colour, written black \
+            with a 'painted 0' property), or left out with --unseen drop.
+
+            Visibility: depth tests each point against the frame's depth map (agreeing within \
+            max(2 cm, 2 % of the depth)); zbuffer splats the cloud itself into a coarse depth \
+            buffer per frame, each point covering its spacing (--point-spacing, the voxel size, \
+            or an estimate); off accepts every point in the image (replay's behaviour); auto uses \
+            depth for frames with depth maps, else zbuffer.
+            """)
+
+    @Argument(help: ArgumentHelp("The cloud to paint (PLY).", valueName: "cloud"))
+    var cloudPath: String
+    @OptionGroup var capture: CaptureArgument
+    @Option(name: .shortAndLong, help: "PLY file to write.")
+    var output: String
+    @Option(help: "Frames to use: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
+    var frames: FrameRange?
+    @Option(help: "Use every Nth frame.")
+    var every = 1
+    @Option(help: "How the camera image is read between pixels.")
+    var interpolation: Interpolation = .bilinear
+    @Option(help: "Threads that load and observe frames (default: all cores).")
+    var threads: Int?
+    @Option(help: "Voxel edge length in metres: paint voxels instead of the cloud's own points (default: one vertex a point).")
+    var voxelSize: Double?
+    @Option(help: "Distance between neighbouring points, metres, for the z-buffer's footprints (default: the voxel size, else estimated).")
+    var pointSpacing: Double?
+    @Option(help: "Which projected points a frame really sees.")
+    var visibility: CloudPainter.Visibility = .auto
+    @Option(help: "How a point's (or voxel's) observations combine (mean: in linear light).")
+    var accumulate: AccumulationPolicy = .mean
+    @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from points several frames see, in a first pass over the frames.")
+    var exposure: ExposureMode = .off
+    @Option(help: "Points no frame sees: keep them (own colour, or flagged unpainted) or drop them.")
+    var unseen: CloudPainter.Unseen = .keep
+    @Option(name: .customLong("ply"), help: "PLY encoding (binary is little-endian).")
+    var plyEncoding: PLYEncodingOption = .binary
+    @Option(name: .customLong("float-colors"), help: "When to write exact float colours beside the 8-bit ones (auto: when a colour lies outside sRGB).")
+    var floatColors: PLYWideColor = .auto
+    @Flag(help: "Add 'views' (observations of each point) and 'colour_sd' (the largest channel's standard deviation of its observations, linear light) to the PLY; not with --voxel-size.")
+    var qualityProperties = false
+    @Flag(help: "Print only the summary, no progress.")
+    var quiet = false
+
+    func validate() throws {
+        if every < 1 { throw ValidationError("--every must be at least 1") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {
+            throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
+        }
+        if qualityProperties, voxelSize != nil {
+            throw ValidationError("--quality-properties needs per-point painting: voxels keep no colour spread yet; leave out --voxel-size")
+        }
+        if let pointSpacing, !(pointSpacing > 0 && Float(pointSpacing).isFinite) {
+            throw ValidationError("--point-spacing must be a positive number of metres, found \(pointSpacing)")
+        }
+    }
+
+    func run() throws {
+        let start = Date()
+        let cloud = try PaintCloud.read(path: cloudPath)
+        let source = try CaptureFormat.open(capture.path, format: capture.sourceFormat)
+        var options = CloudPainter.Options()
+        options.frames = frames?.range
+        options.every = every
+        options.interpolation = interpolation
+        if let threads { options.threads = threads }
+        options.visibility = visibility
+        options.accumulate = accumulate
+        options.unseen = unseen
+        options.voxelSize = voxelSize.map { Float($0) }
+        options.pointSpacing = pointSpacing.map { Float($0) }
+        options.qualityProperties = qualityProperties
+        var painter = try CloudPainter(cloud: cloud, source: source, options: options)
+        let indices = painter.frameIndices
+        guard !indices.isEmpty else {
+            throw CommandError("\(capture.path): --frames: no frames to paint from: the capture has \(source.frameCount)")
+        }
+        if exposure == .auto {
+            options.gains = try painter.solveExposure()
+            painter = try CloudPainter(cloud: cloud, source: source, options: options)
+        }
+        var reporter = ProgressReporter(label: "frames", total: indices.count)
+        let result = try painter.run { progress in
+            if !quiet { reporter.update(done: progress.done, detail: "\(progress.observations) observations") }
+            return true
+        }
+        let ply = result.plyFile(encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
+                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
+                                 qualityProperties: qualityProperties)
+        try PLYWriter.write(ply, to: output)
+        let seconds = Date().timeIntervalSince(start)
+        print(Self.summary(result, cloud: cloud, painter: painter, seconds: seconds, output: output))
+    }
+
+    /// The lines printed after painting.
+    static func summary(_ result: PaintResult, cloud: PaintCloud, painter: CloudPainter, seconds: Double, output: String) -> String {
+        let s = result.statistics
+        var text = String(format: "painted %d points from %d frames in %.2f s (%.0f frames/s): %d observations; %d projections skipped (%d behind the camera, %d outside the image, %d hidden)",
+                          s.points, s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.observations,
+                          s.behind + s.outside + s.hidden, s.behind, s.outside, s.hidden)
+        var tests: [String] = []
+        if s.depthFrames > 0 { tests.append("\(s.depthFrames) against depth maps") }
+        if s.zbufferFrames > 0 { tests.append(String(format: "%d against a z-buffer (spacing %.3g m)", s.zbufferFrames, painter.spacing)) }
+        text += "; visibility: " + (tests.isEmpty ? "off" : "frames tested " + tests.joined(separator: ", "))
+        if s.outOfSRGB > 0 { text += String(format: ", %d (%.1f%%) observations outside sRGB", s.outOfSRGB, 100 * Double(s.outOfSRGB) / Double(max(s.observations, 1))) }
+        if let gains = painter.options.gains { text += "\n" + gains.summary }
+        text += "\n\(s.seen) points seen, \(s.unseen) unseen"
+        if s.unseen > 0 {
+            switch painter.options.unseen {
+            case .drop: text += " (dropped)"
+            case .keep: text += cloud.colors == nil ? " (kept, flagged 'painted 0')" : " (kept with their own colour)"
+            }
+        }
+        if cloud.nonFinite > 0 { text += ", \(cloud.nonFinite) vertices with non-finite coordinates left out" }
+        text += "\nwrote \(result.cloud.count) vertices to \(output)"
+        return text
+    }
+}
+
+extension CloudPainter.Visibility: ExpressibleByArgument {}
+
+/// `--exposure`: whether `paint` and `replay` even out exposure between frames.
+enum ExposureMode: String, CaseIterable, ExpressibleByArgument {
+    /// Solve and apply one RGB gain per frame.
+    case auto
+    /// Leave the frames as recorded.
+    case off
+}
+extension CloudPainter.Unseen: ExpressibleByArgument {}

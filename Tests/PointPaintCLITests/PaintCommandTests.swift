@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import PointPaint
+
+/// `pointpaint paint` as a person runs it: a summary like replay's, a PLY our reader reads back,
+/// and one clear line with a non-zero exit for a cloud the capture does not see or an empty one.
+@Suite struct PaintCommandTests {
+    @Test func paintsAnotherToolsCloudAndRefusesOneTheCaptureDoesNotSee() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/cap"
+        let synth = try Tool.run(["synth", "-o", capture, "--frames", "4", "--size", "96x72", "--points", "80", "--noise", "0"])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let result = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/painted.ply", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let truth = try PLYReader.readCloud(path: capture + "/truth.ply")
+        #expect(result.stdout.hasPrefix("painted \(truth.count) points from 4 frames"), "\(result.stdout)")
+        #expect(result.stdout.contains("frames tested 4 against a z-buffer"), "\(result.stdout)")
+        #expect(result.stdout.contains("wrote \(truth.count) vertices to \(dir)/painted.ply"), "\(result.stdout)")
+        let painted = try PLYReader.readCloud(path: dir + "/painted.ply")
+        #expect(painted.count == truth.count && painted.positions == truth.positions)
+
+        let evened = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/evened.ply", "--quiet", "--exposure", "auto"])
+        #expect(evened.status == 0, "\(evened.stderr)")
+        #expect(evened.stdout.contains("\nexposure: gains ") && evened.stdout.contains(", 0 of 4 frames adjusted by more than 1%, 0 clamped"), "no drift, no gain: \(evened.stdout)")
+
+        // The same points 1 km away: no frame sees them.
+        let far = VoxelCloud(voxelSize: nil, positions: painted.positions.map { $0 + SIMD3(1000, 0, 0) }, colors: painted.colors)
+        try PLYWriter().write(far, to: dir + "/far.ply")
+        let refused = try Tool.run(["paint", dir + "/far.ply", capture, "-o", dir + "/none.ply", "--quiet"])
+        #expect(refused.status != 0)
+        let lines = refused.stderr.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 1 && lines[0].contains("far.ply") && lines[0].contains("different coordinate frames"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/none.ply"))
+
+        try PLYWriter().write(VoxelCloud(voxelSize: nil, positions: [], colors: []), to: dir + "/empty.ply")
+        let empty = try Tool.run(["paint", dir + "/empty.ply", capture, "-o", dir + "/none.ply", "--quiet"])
+        #expect(empty.status != 0 && empty.stderr.contains("empty cloud"), "\(empty.stderr)")
+    }
+}
