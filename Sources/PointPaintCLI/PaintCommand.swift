@@ -25,7 +25,7 @@ struct PaintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The cloud to paint (PLY).", valueName: "cloud"))
     var cloudPath: String
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "PLY file to write.")
+    @Option(name: .shortAndLong, help: "PLY file to write (.ply).")
     var output: String
     @Option(help: "Frames to use: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
     var frames: FrameRange?
@@ -57,6 +57,13 @@ struct PaintCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        // paint writes PLY: any other extension (.las, .ppstore, a typo) is refused rather than
+        // given PLY bytes under a name that promises something else.
+        let kind: CloudFileKind
+        do { kind = try CloudFileKind(path: output) } catch let error as PointPaintError { throw ValidationError(error.description) }
+        if kind != .ply {
+            throw ValidationError("paint writes PLY only, not the .\(kind.rawValue) file \(output): write a .ply (then `voxelize` it to a .las or .ppstore)")
+        }
         if every < 1 { throw ValidationError("--every must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {

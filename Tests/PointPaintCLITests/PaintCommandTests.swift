@@ -36,5 +36,13 @@ import PointPaint
         try PLYWriter().write(VoxelCloud(voxelSize: nil, positions: [], colors: []), to: dir + "/empty.ply")
         let empty = try Tool.run(["paint", dir + "/empty.ply", capture, "-o", dir + "/none.ply", "--quiet"])
         #expect(empty.status != 0 && empty.stderr.contains("empty cloud"), "\(empty.stderr)")
+
+        // Only PLY is written: a .las or an unknown extension is one line, and no file.
+        for name in ["painted.las", "painted.ppstore", "painted.txt"] {
+            let other = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/" + name, "--quiet"])
+            let otherLines = other.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") }
+            #expect(other.status != 0 && otherLines.count == 1 && otherLines[0].contains(name), "\(other.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/" + name))
+        }
     }
 }
