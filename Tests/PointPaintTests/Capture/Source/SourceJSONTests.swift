@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import PointPaint
+
+/// The apps' JSON reader: what Foundation's JSON5 scanner cannot take is refused before it.
+@Suite struct SourceJSONTests {
+    /// Found by fuzzing (nerfstudio, Tests/Fuzz/Regressions): seven bytes, an unquoted key
+    /// holding bytes that are not UTF-8, made Foundation's JSON5 scanner trap
+    /// (CodableUtilities.swift:685), ending the process.
+    @Test func bytesThatAreNotUTF8AreRefusedAtTheirOffset() throws {
+        let input: [UInt8] = [0x7B, 0xFC, 0xFF, 0x00, 0x00, 0x1F, 0x6C]
+        let error = try #require(throws: PointPaintError.self) { try SourceJSON(bytes: input, file: "transforms.json") }
+        #expect(error.kind == .malformed && error.place == .byteOffset(1), "\(error)")
+        let later = try #require(throws: PointPaintError.self) { try SourceJSON(bytes: Array("{\"é\": 1, x".utf8) + [0xC3], file: "t.json") }
+        #expect(later.place == .byteOffset(11))
+        #expect(SourceJSON.firstInvalidUTF8(Array("{\"é\": [1, 2]}".utf8)) == nil)
+    }
+
+    /// Found by fuzzing (record3d-metadata, Tests/Fuzz/Regressions): `{"":[[8e-]]}` made
+    /// Foundation's JSON5 reader trap when it read the number (JSON5Scanner.validateNumber).
+    @Test(arguments: ["{\"\":[[8e-]]}", "{a: 1e}", "[.]", "[-]", "[+e5]", "[0x]", "[1.2.3]", "[1e5x]", "[0xG1]", "{k: -Infinityy}"])
+    func numbersThatAreNotNumbersAreRefusedAtTheirOffset(text: String) throws {
+        let error = try #require(throws: PointPaintError.self) { try SourceJSON(bytes: Array(text.utf8), file: "m.json") }
+        #expect(error.kind == .malformed && error.message.hasPrefix("expected a number, found '"), "\(error)")
+    }
+
+    @Test(arguments: ["[1, -2, +3, .5, 5., 1e5, 1E-5, 2.5e+3, 0x1F, -0xff, NaN, -Infinity, +Infinity, 007]",
+                      "{t_00: 1, 'e-1': \"8e-\", // 8e-\n /* 1e */ x: -0}"])
+    func JSON5NumbersAreAccepted(text: String) throws {
+        #expect(SourceJSON.firstInvalidNumber(Array(text.utf8)) == nil)
+    }
+
+    @Test func JSON5StaysAccepted() throws {
+        let json = try SourceJSON(bytes: Array("{w: 64, 'h': 48, // a comment\n frames: [1, 2,],}".utf8), file: "t.json")
+        #expect(try json.root["w"].number() == 64 && json.root["frames"].exists)
+    }
+}
