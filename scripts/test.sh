@@ -17,3 +17,9 @@ swift test --scratch-path .build-tsan --sanitize=thread --filter 'CapturedImageS
 
 export POINTPAINT_BIN="$PWD/.build/debug/pointpaint"
 python3 -m pytest -q Tests/python
+
+# Fuzzing smoke (scripts/fuzz.sh, Tests/Fuzz): every libFuzzer harness built under ASan/UBSan
+# and run from its seeds and past findings, 20,000 inputs each with a fixed seed, so a harness
+# cannot rot and the run is the same every time (a random-seed run belongs to `scripts/fuzz.sh`,
+# not to CI). About 3 minutes to build and 45 s to run on 2 cores.
+FUZZ_FLAGS="-seed=1 -runs=20000" bash scripts/fuzz.sh --smoke 8

@@ -30,7 +30,9 @@ public struct EXRImage: Sendable, Equatable {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let kind: PointPaintError.Kind = text.hasPrefix("expected at most") ? .tooLarge
                 : text.hasPrefix("expected a scanline") || text.hasPrefix("expected a channel sampled") ? .unsupported : .malformed
-            throw PointPaintError(kind, file: path, "cannot read OpenEXR: \(text.isEmpty ? "unknown error" : text)")
+            // OpenEXR's message may hold the file's own bytes (an attribute's name): shown bare only
+            // when short and visible, else quoted, escaped and cut (found by fuzzing).
+            throw PointPaintError(kind, file: path, "cannot read OpenEXR: \(text.isEmpty ? "unknown error" : PointPaintError.name(text, limit: 160))")
         }
         defer { pexr_free(pixels) }
         width = Int(w)

@@ -65,4 +65,28 @@ import Testing
             }
         }
     }
+
+    /// Found by fuzzing (exr, Tests/Fuzz/Regressions/exr): a header whose attribute name is 500
+    /// bytes of garbage made OpenEXR's message, and so our error line, hundreds of escaped
+    /// characters long. The library's text is now shown bare only when short and visible.
+    @Test func aLibraryMessageHoldingTheFilesBytesStaysOneShortLine() throws {
+        let input = Data(base64Encoded: [
+            "di8xAQIAAABjaGFubmVscwBjaGxpc3QAEwAAAFkAADsAAHQEehwAbGluZU9yZGVyCgUAAB4FAAAyBQAARnYvMQECAgAAY2hh",
+            "bm5lbHMAY2hsaXN0ABMAAABaAAIAAAAAAAAAAQAAAAEAAAAAY29tcHJlP3NjcmVlbldpbmRvd0NlbnRlcgB2MmYACAAAAAAA",
+            "AAAAAAAAc2NyZWVuV2luZG93V2lkdGgAZmxvYXQABAAAAAAAgD90aWxlcwB0aWxlZGVzYwAJAAAAEAAAABAAAAAAdHlwZQBz",
+            "dHJpbmcACgAA////////////////////////////////////////////////////////////////////////////////////",
+            "/////////6qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq",
+            "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqr//////////////////y8xAQIAAABjaGFubmVs",
+            "cwBjaGxpc3QAABoAAABkZQAmYHHMNvwqAJ2dnZ2dnZ2dnZ2dnZ2dnZ2dnZ2dnZ0FAABaCp2dnQ1+3T8AAAAdNwB26QDf",
+        ].joined())!
+        let dir = NSTemporaryDirectory() + "exr-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try input.write(to: URL(fileURLWithPath: dir + "/depth.exr"))
+        let error = try #require(throws: PointPaintError.self) { try EXRImage(contentsOf: dir + "/depth.exr") }
+        #expect(error.kind == .malformed)
+        let line = error.description
+        #expect(line.unicodeScalars.count <= 400 && !line.contains("\n") && !line.unicodeScalars.contains("\u{FFFD}"), "\(line.count): \(line)")
+        #expect(line.contains("cannot read OpenEXR: '"), "\(line)")
+    }
 }
