@@ -25,7 +25,7 @@ struct PaintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The cloud to paint (PLY).", valueName: "cloud"))
     var cloudPath: String
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "PLY file to write (.ply).")
+    @Option(name: .shortAndLong, help: "File to write: .ply; with --voxel-size also .las or .ppstore (an exact store, to merge later).")
     var output: String
     @Option(help: "Frames to use: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
     var frames: FrameRange?
@@ -57,12 +57,15 @@ struct PaintCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        // paint writes PLY: any other extension (.las, .ppstore, a typo) is refused rather than
-        // given PLY bytes under a name that promises something else.
+        // The extension names the file: PLY, or, for voxels, LAS or an exact store. An unknown
+        // one (a typo) is refused rather than given PLY bytes under a name promising otherwise.
         let kind: CloudFileKind
         do { kind = try CloudFileKind(path: output) } catch let error as PointPaintError { throw ValidationError(error.description) }
-        if kind != .ply {
-            throw ValidationError("paint writes PLY only, not the .\(kind.rawValue) file \(output): write a .ply (then `voxelize` it to a .las or .ppstore)")
+        if kind != .ply, voxelSize == nil {
+            throw ValidationError("a .\(kind.rawValue) file holds voxels: give --voxel-size to paint voxels into \(output), or write a .ply of the cloud's own points")
+        }
+        if kind != .ply, plyEncoding != .binary || floatColors != .auto {
+            throw ValidationError("--ply and --float-colors apply to PLY output, not to the .\(kind.rawValue) file \(output)")
         }
         if every < 1 { throw ValidationError("--every must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -106,10 +109,23 @@ struct PaintCommand: ParsableCommand {
             if !quiet { reporter.update(done: progress.done, detail: "\(progress.observations) observations") }
             return true
         }
-        let ply = result.plyFile(encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
-                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
-                                 qualityProperties: qualityProperties)
-        try PLYWriter.write(ply, to: output)
+        switch try CloudFileKind(path: output) {
+        case .ply:
+            let ply = result.plyFile(encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
+                                     comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
+                                     qualityProperties: qualityProperties)
+            try PLYWriter.write(ply, to: output)
+        case .las, .ppstore:
+            // Voxels only (validate): the store, in Morton order and exact. Painting a cloud is a
+            // replay of the capture onto given points, and says so in the store's provenance.
+            guard let store = result.store else { throw CommandError("\(output): painting kept no voxels to write") }
+            let provenance = StoreProvenance(kind: .replay, source: capture.path, frameCount: result.statistics.frames)
+            if try CloudFileKind(path: output) == .las {
+                try store.writeLAS(to: output, provenance: provenance)
+            } else {
+                try store.writeStore(to: output, provenance: provenance)
+            }
+        }
         let seconds = Date().timeIntervalSince(start)
         print(Self.summary(result, cloud: cloud, painter: painter, seconds: seconds, output: output))
     }

@@ -37,7 +37,19 @@ import PointPaint
         let empty = try Tool.run(["paint", dir + "/empty.ply", capture, "-o", dir + "/none.ply", "--quiet"])
         #expect(empty.status != 0 && empty.stderr.contains("empty cloud"), "\(empty.stderr)")
 
-        // Only PLY is written: a .las or an unknown extension is one line, and no file.
+        // Voxels go to a store or LAS too: the store holds exactly the voxels the PLY lists.
+        let voxelPLY = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/v.ply", "--voxel-size", "0.05", "--quiet"])
+        let voxelStore = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/v.ppstore", "--voxel-size", "0.05", "--quiet"])
+        let voxelLAS = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/v.las", "--voxel-size", "0.05", "--quiet"])
+        #expect(voxelPLY.status == 0 && voxelStore.status == 0 && voxelLAS.status == 0, "\(voxelStore.stderr) \(voxelLAS.stderr)")
+        let fromPLY = try PLYReader.readCloud(path: dir + "/v.ply")
+        let fromStore = try StoreFileReader(path: dir + "/v.ppstore").cloud()
+        #expect(fromStore.count == fromPLY.count && fromStore.count > 0)
+        #expect(Set(fromStore.positions.map { [$0.x, $0.y, $0.z] }) == Set(fromPLY.positions.map { [$0.x, $0.y, $0.z] }))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/v.las")).prefix(4) == Data("LASF".utf8))
+
+        // Without voxels only PLY is written: a .las, a store or an unknown extension is one
+        // line, and no file.
         for name in ["painted.las", "painted.ppstore", "painted.txt"] {
             let other = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/" + name, "--quiet"])
             let otherLines = other.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") }

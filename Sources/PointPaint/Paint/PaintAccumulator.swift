@@ -84,10 +84,10 @@ struct PaintAccumulator {
                 var flags = [Bool](repeating: true, count: voxels.count)
                 // `cloud()` lists voxels in insertion order: the painted ones first.
                 if cloud.colors == nil { for i in painted ..< flags.count { flags[i] = false } }
-                return PaintResult(cloud: voxels, painted: flags, statistics: statistics)
+                return PaintResult(cloud: voxels, painted: flags, statistics: statistics, store: store)
             }
             let voxels = store.cloud()
-            return PaintResult(cloud: voxels, painted: [Bool](repeating: true, count: voxels.count), statistics: statistics)
+            return PaintResult(cloud: voxels, painted: [Bool](repeating: true, count: voxels.count), statistics: statistics, store: store)
         }
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
         var spread: [Float]? = moments.isEmpty ? nil : []

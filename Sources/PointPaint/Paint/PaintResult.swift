@@ -13,13 +13,18 @@ public struct PaintResult: Sendable {
     /// deviation of its observations' colours in linear light, the largest of the three
     /// channels' (0 for a point seen once or not at all); nil otherwise.
     public var colourSD: [Float]?
+    /// The voxels as a store, when painting into voxels (`CloudPainter.Options.voxelSize`):
+    /// what `.ppstore` and LAS output write (in Morton order, exact); nil for one vertex a point.
+    public var store: SceneStore?
 
     /// Wraps a painted cloud.
-    public init(cloud: VoxelCloud, painted: [Bool], statistics: CloudPainter.Statistics, colourSD: [Float]? = nil) {
+    public init(cloud: VoxelCloud, painted: [Bool], statistics: CloudPainter.Statistics, colourSD: [Float]? = nil,
+                store: SceneStore? = nil) {
         self.cloud = cloud
         self.painted = painted
         self.statistics = statistics
         self.colourSD = colourSD
+        self.store = store
     }
 
     /// Vertices flagged as unpainted.
