@@ -25,7 +25,7 @@ struct PaintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The cloud to paint (PLY).", valueName: "cloud"))
     var cloudPath: String
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "File to write: .ply; with --voxel-size also .las or .ppstore (an exact store, to merge later).")
+    @Option(name: .shortAndLong, help: "File to write: .ply or .las; with --voxel-size also .ppstore (an exact store, to merge later).")
     var output: String
     @Option(help: "Frames to use: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
     var frames: FrameRange?
@@ -61,11 +61,11 @@ struct PaintCommand: ParsableCommand {
         // one (a typo) is refused rather than given PLY bytes under a name promising otherwise.
         let kind: CloudFileKind
         do { kind = try CloudFileKind(path: output) } catch let error as PointPaintError { throw ValidationError(error.description) }
-        if kind != .ply, voxelSize == nil {
-            throw ValidationError("a .\(kind.rawValue) file holds voxels: give --voxel-size to paint voxels into \(output), or write a .ply of the cloud's own points")
+        if kind == .ppstore, voxelSize == nil {
+            throw ValidationError("a .ppstore file holds voxels: give --voxel-size to paint voxels into \(output), or write a .ply or .las of the cloud's own points")
         }
-        if kind != .ply, plyEncoding != .binary || floatColors != .auto {
-            throw ValidationError("--ply and --float-colors apply to PLY output, not to the .\(kind.rawValue) file \(output)")
+        if kind != .ply, plyEncoding != .binary || floatColors != .auto || qualityProperties {
+            throw ValidationError("--ply, --float-colors and --quality-properties apply to PLY output, not to the .\(kind.rawValue) file \(output)")
         }
         if every < 1 { throw ValidationError("--every must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -115,9 +115,14 @@ struct PaintCommand: ParsableCommand {
                                      comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
                                      qualityProperties: qualityProperties)
             try PLYWriter.write(ply, to: output)
+        case .las where result.store == nil:
+            // One record a point, in the cloud's order (unseen points without a colour of their
+            // own are black: LAS has no 'painted' flag).
+            try LASWriter(comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"])
+                .write(positions: result.cloud.positions, colors: result.cloud.colors, to: output, source: capture.path)
         case .las, .ppstore:
-            // Voxels only (validate): the store, in Morton order and exact. Painting a cloud is a
-            // replay of the capture onto given points, and says so in the store's provenance.
+            // Voxels: the store, in Morton order and exact. Painting a cloud is a replay of the
+            // capture onto given points, and says so in the store's provenance.
             guard let store = result.store else { throw CommandError("\(output): painting kept no voxels to write") }
             let provenance = StoreProvenance(kind: .replay, source: capture.path, frameCount: result.statistics.frames)
             if try CloudFileKind(path: output) == .las {

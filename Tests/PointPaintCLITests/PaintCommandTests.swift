@@ -48,9 +48,21 @@ import PointPaint
         #expect(Set(fromStore.positions.map { [$0.x, $0.y, $0.z] }) == Set(fromPLY.positions.map { [$0.x, $0.y, $0.z] }))
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/v.las")).prefix(4) == Data("LASF".utf8))
 
-        // Without voxels only PLY is written: a .las, a store or an unknown extension is one
-        // line, and no file.
-        for name in ["painted.las", "painted.ppstore", "painted.txt"] {
+        // One record a point as LAS too: the same points (within the 0.1 mm step) and colours.
+        let pointsLAS = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/p.las", "--quiet"])
+        #expect(pointsLAS.status == 0, "\(pointsLAS.stderr)")
+        let las = try LASReader.readCloud(path: dir + "/p.las")
+        #expect(las.count == painted.count)
+        var worstPosition: Float = 0, worstColour: Float = 0
+        for i in 0 ..< min(las.count, painted.count) {
+            let dp = las.positions[i] - painted.positions[i], dc = las.colors[i] - painted.colors[i]
+            worstPosition = max(worstPosition, Swift.abs(dp.x), Swift.abs(dp.y), Swift.abs(dp.z))
+            worstColour = max(worstColour, Swift.abs(dc.x), Swift.abs(dc.y), Swift.abs(dc.z))
+        }
+        #expect(worstPosition <= 0.00006 && worstColour <= 1.0 / 255, "positions within \(worstPosition) m, colours within \(worstColour)")
+
+        // Without voxels a store, and anywhere an unknown extension, is one line and no file.
+        for name in ["painted.ppstore", "painted.txt"] {
             let other = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/" + name, "--quiet"])
             let otherLines = other.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") }
             #expect(other.status != 0 && otherLines.count == 1 && otherLines[0].contains(name), "\(other.stderr)")
