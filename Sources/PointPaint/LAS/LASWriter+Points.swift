@@ -66,15 +66,7 @@ extension LASWriter {
                 buffer.withUnsafeMutableBytes { out in
                     for i in start ..< end {
                         let o = (i - start) * Self.recordLength
-                        let q = integer(positions[i]), c = colors[i]
-                        out.storeBytes(of: q.x.littleEndian, toByteOffset: o, as: Int32.self)
-                        out.storeBytes(of: q.y.littleEndian, toByteOffset: o + 4, as: Int32.self)
-                        out.storeBytes(of: q.z.littleEndian, toByteOffset: o + 8, as: Int32.self)
-                        for k in 12 ..< 30 { out[o + k] = 0 }  // intensity, flags, class, user data, angle, source ID, GPS time
-                        out[o + 14] = 0x11  // return 1 of 1
-                        out.storeBytes(of: Self.quantize16(c.x).littleEndian, toByteOffset: o + 30, as: UInt16.self)
-                        out.storeBytes(of: Self.quantize16(c.y).littleEndian, toByteOffset: o + 32, as: UInt16.self)
-                        out.storeBytes(of: Self.quantize16(c.z).littleEndian, toByteOffset: o + 34, as: UInt16.self)
+                        LASWriter.encodeRecord(integer(positions[i]), color: colors[i], into: out, at: o)
                     }
                 }
                 try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[..<((end - start) * Self.recordLength)])) }

@@ -95,22 +95,28 @@ public struct LASWriter: Sendable {
             let key = VoxelKey(packed: VoxelKey.packed(mortonCode: v.code))
             let cell = SIMD3<Int32>(key.x, key.y, key.z) &- base
             let xyz = cell &* 2 &+ 1
-            let c = colors[i]
-            out.storeBytes(of: xyz.x.littleEndian, toByteOffset: o, as: Int32.self)
-            out.storeBytes(of: xyz.y.littleEndian, toByteOffset: o + 4, as: Int32.self)
-            out.storeBytes(of: xyz.z.littleEndian, toByteOffset: o + 8, as: Int32.self)
-            out.storeBytes(of: UInt16(0), toByteOffset: o + 12, as: UInt16.self)  // intensity
-            out.storeBytes(of: UInt8(0x11), toByteOffset: o + 14, as: UInt8.self)  // return 1 of 1
-            out.storeBytes(of: UInt8(0), toByteOffset: o + 15, as: UInt8.self)  // classification flags, channel, direction, edge
-            out.storeBytes(of: UInt8(0), toByteOffset: o + 16, as: UInt8.self)  // classification: never classified
-            out.storeBytes(of: UInt8(0), toByteOffset: o + 17, as: UInt8.self)  // user data
-            out.storeBytes(of: Int16(0), toByteOffset: o + 18, as: Int16.self)  // scan angle
-            out.storeBytes(of: UInt16(0), toByteOffset: o + 20, as: UInt16.self)  // point source ID
-            out.storeBytes(of: UInt64(0), toByteOffset: o + 22, as: UInt64.self)  // GPS time 0.0
-            out.storeBytes(of: quantize16(c.x).littleEndian, toByteOffset: o + 30, as: UInt16.self)
-            out.storeBytes(of: quantize16(c.y).littleEndian, toByteOffset: o + 32, as: UInt16.self)
-            out.storeBytes(of: quantize16(c.z).littleEndian, toByteOffset: o + 34, as: UInt16.self)
+            encodeRecord(xyz, color: colors[i], into: out, at: o)
         }
+    }
+
+    /// One format 7 record at byte `o` of `out`: scaled coordinates `xyz`, colour `c`
+    /// (gamma-encoded, to 16 bits), a single return, never classified, everything else 0.
+    @inline(__always)
+    static func encodeRecord(_ xyz: SIMD3<Int32>, color c: SIMD3<Float>, into out: UnsafeMutableRawBufferPointer, at o: Int) {
+        out.storeBytes(of: xyz.x.littleEndian, toByteOffset: o, as: Int32.self)
+        out.storeBytes(of: xyz.y.littleEndian, toByteOffset: o + 4, as: Int32.self)
+        out.storeBytes(of: xyz.z.littleEndian, toByteOffset: o + 8, as: Int32.self)
+        out.storeBytes(of: UInt16(0), toByteOffset: o + 12, as: UInt16.self)  // intensity
+        out.storeBytes(of: UInt8(0x11), toByteOffset: o + 14, as: UInt8.self)  // return 1 of 1
+        out.storeBytes(of: UInt8(0), toByteOffset: o + 15, as: UInt8.self)  // classification flags, channel, direction, edge
+        out.storeBytes(of: UInt8(0), toByteOffset: o + 16, as: UInt8.self)  // classification: never classified
+        out.storeBytes(of: UInt8(0), toByteOffset: o + 17, as: UInt8.self)  // user data
+        out.storeBytes(of: Int16(0), toByteOffset: o + 18, as: Int16.self)  // scan angle
+        out.storeBytes(of: UInt16(0), toByteOffset: o + 20, as: UInt16.self)  // point source ID
+        out.storeBytes(of: UInt64(0), toByteOffset: o + 22, as: UInt64.self)  // GPS time 0.0
+        out.storeBytes(of: quantize16(c.x).littleEndian, toByteOffset: o + 30, as: UInt16.self)
+        out.storeBytes(of: quantize16(c.y).littleEndian, toByteOffset: o + 32, as: UInt16.self)
+        out.storeBytes(of: quantize16(c.z).littleEndian, toByteOffset: o + 34, as: UInt16.self)
     }
 
     /// A colour channel as its 16-bit code: ⌊v · 65535 + 0.5⌋ clamped to 0…65535, NaN → 0.
