@@ -8,6 +8,7 @@ small hand-made files: every format variant the readers accept, a few they refus
 
 Needs numpy, Pillow and pyliblzfse besides the standard library.
 """
+import datetime
 import io
 import json
 import os
@@ -463,9 +464,47 @@ def stores():
     put("store", "empty.ppstore", store_bytes([]))
 
 
+# --- .las ---------------------------------------------------------------------------------------
+
+def las_files():
+    """PointPaint's own LAS (format 7, voxel-size record) from the sample, and laspy's files of
+    other versions and point formats (with and without colour, extra bytes, a VLR), a few points each."""
+    import laspy
+    import numpy as np
+    bin_ = os.environ.get("POINTPAINT_BIN", str(ROOT / ".build" / "debug" / "pointpaint"))
+    with tempfile.TemporaryDirectory() as tmp:
+        # Relative names, run in the temporary folder: the LAS comment names its source.
+        subprocess.run([bin_, "replay", str(SAMPLE), "-o", "v.ply", "--voxel-size", "0.2", "--frames", "0..1"], check=True, capture_output=True, cwd=tmp)
+        subprocess.run([bin_, "voxelize", "v.ply", "-o", "v.las", "--voxel-size", "0.4"], check=True, capture_output=True, cwd=tmp)
+        put("las", "pointpaint-voxels.las", pathlib.Path(tmp, "v.las").read_bytes())
+        rng = np.random.default_rng(7)
+        for version, fmt in (("1.2", 0), ("1.2", 2), ("1.2", 3), ("1.4", 6), ("1.4", 7), ("1.4", 8)):
+            header = laspy.LasHeader(point_format=fmt, version=version)
+            header.scales = np.array([0.001, 0.001, 0.001])
+            header.offsets = np.array([10.0, -5.0, 0.5])
+            header.creation_date = datetime.date(2026, 1, 1)  # not today's: the seeds stay the same
+            header.generating_software = "laspy"
+            if fmt == 3:
+                header.add_extra_dim(laspy.ExtraBytesParams(name="quality", type=np.uint16))
+            if fmt == 8:
+                header.vlrs.append(laspy.VLR(user_id="fuzz", record_id=1, description="made for fuzzing", record_data=b"abc"))
+            las = laspy.LasData(header)
+            n = 6
+            las.x = 10 + rng.random(n)
+            las.y = -5 + rng.random(n)
+            las.z = 0.5 + rng.random(n)
+            if "red" in las.point_format.dimension_names:
+                las.red = rng.integers(0, 65536, n)
+                las.green = rng.integers(0, 65536, n)
+                las.blue = rng.integers(0, 256, n)
+            path = os.path.join(tmp, "f.las")
+            las.write(path)
+            put("las", "laspy-%s-format-%d.las" % (version, fmt), pathlib.Path(path).read_bytes())
+
+
 def main():
     for target in ("manifest", "xyz", "cube", "ply-header", "ply-ascii", "ply-binary", "ply-cloud", "png-cube", "png-image", "png-plane",
-                   "jpeg", "exr", "lzfse", "zip", "npy", "store", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
+                   "jpeg", "exr", "lzfse", "zip", "npy", "store", "las", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
                    "scanner-frame", "nerfstudio"):
         shutil.rmtree(CORPUS / target, ignore_errors=True)
     manifests()
@@ -476,6 +515,7 @@ def main():
     apps()
     images_and_maps()
     stores()
+    las_files()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print("corpus: %d files, %d bytes" % (sum(1 for p in CORPUS.rglob("*") if p.is_file()), total))
 
