@@ -92,7 +92,7 @@ def cloud_ply(tmp_path_factory):
 @pytest.fixture(scope="module")
 def noise_png(pointpaint_bin, tmp_path_factory):
     """An incompressible 600×600 RGB PNG (and an identity cube beside it) for `lut apply` to
-    grade into a PNG of about 1 MB."""
+    grade into a PNG of about 1 MB, and a small Stray Scanner recording (`stray/`) to import."""
     import struct
     import zlib
 
@@ -106,6 +106,9 @@ def noise_png(pointpaint_bin, tmp_path_factory):
     path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
                      + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
     subprocess.run([pointpaint_bin, "lut", "identity", "--size", "2", "-o", str(directory / "id.cube")], check=True, capture_output=True)
+    # A Stray Scanner recording (JPEG frames, depth maps) for `import` to copy.
+    subprocess.run([pointpaint_bin, "synth", "--layout", "stray", "-o", str(directory / "stray"), "--frames", "6",
+                    "--size", "320x240"], check=True, capture_output=True)
     return path
 
 
@@ -121,10 +124,17 @@ def writers(bin, cloud, noise):
                  ["lut", "identity", "--size", "3", "-o", "{out}"], False),
         "capture": (["synth", "-o", "{out}", "--frames", "2", "--size", "320x240", "--points", "3000"],
                     ["synth", "-o", "{out}", "--frames", "2", "--size", "320x240", "--points", "3000"], True),
+        "store": (["voxelize", str(cloud), "-o", "{out}", "--voxel-size", "0.002"],
+                  ["voxelize", str(cloud), "-o", "{out}", "--voxel-size", "0.1"], False),
+        "las": (["voxelize", str(cloud), "-o", "{out}", "--voxel-size", "0.002"],
+                ["voxelize", str(cloud), "-o", "{out}", "--voxel-size", "0.1"], False),
+        "import": (["import", str(noise.parent / "stray"), "-o", "{out}", "--quiet"],
+                   ["import", str(noise.parent / "stray"), "-o", "{out}", "--quiet"], True),
     }
 
 
-EXTENSIONS = {"ply": "out.ply", "png": "out.png", "cube": "out.cube", "capture": "capture"}
+EXTENSIONS = {"ply": "out.ply", "png": "out.png", "cube": "out.cube", "capture": "capture",
+              "store": "out.ppstore", "las": "out.las", "import": "imported"}
 
 
 def command(bin, template, out):
@@ -155,7 +165,7 @@ def check_destination(out, allowed, is_directory):
 
 # --- kill tests ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("writer", ["ply", "png", "cube", "capture"])
+@pytest.mark.parametrize("writer", ["ply", "png", "cube", "capture", "store", "las", "import"])
 def test_a_writer_killed_at_random_moments_leaves_a_complete_file_or_none(pointpaint_bin, cloud_ply, noise_png, tmp_path, writer):
     template, other, is_directory = writers(pointpaint_bin, cloud_ply, noise_png)[writer]
     rng = random.Random(writer)
@@ -273,7 +283,7 @@ def small_disk(tmp_path):
     subprocess.run(["umount", str(mount)], check=True)
 
 
-@pytest.mark.parametrize("writer", ["ply", "png", "cube", "capture"])
+@pytest.mark.parametrize("writer", ["ply", "png", "cube", "capture", "store", "las"])
 def test_a_full_disk_is_one_line_and_the_previous_file_stays(pointpaint_bin, cloud_ply, noise_png, small_disk, writer):
     template, other, is_directory = writers(pointpaint_bin, cloud_ply, noise_png)[writer]
     out = small_disk / EXTENSIONS[writer]
@@ -291,7 +301,7 @@ def test_a_full_disk_is_one_line_and_the_previous_file_stays(pointpaint_bin, clo
         assert again.returncode == 0, again.stderr
 
 
-@pytest.mark.parametrize("writer", ["ply", "png", "cube"])
+@pytest.mark.parametrize("writer", ["ply", "png", "cube", "store", "las"])
 def test_a_file_size_limit_is_one_line_and_the_previous_file_stays(pointpaint_bin, cloud_ply, noise_png, tmp_path, writer):
     template, other, _ = writers(pointpaint_bin, cloud_ply, noise_png)[writer]
     out = tmp_path / EXTENSIONS[writer]

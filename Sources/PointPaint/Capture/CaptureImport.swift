@@ -39,15 +39,15 @@ public enum CaptureImport {
     @discardableResult
     public static func write(_ source: any CaptureSource, to directory: String, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                              progress: (Int) -> Void = { _ in }) throws -> Counts {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            let contents = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: directory)) : nil
-            guard let contents, contents.isEmpty else {
-                throw PointPaintError(.malformed, file: directory,
-                                      isDirectory.boolValue ? "expected a new or empty folder to import into, found one holding \(contents?.count ?? 0) entries"
-                                          : "expected a new or empty folder to import into, found a file")
-            }
+        // Written as a hidden folder beside `directory`, renamed into place once complete: an
+        // interrupted import leaves no half capture behind (the next write there removes it).
+        try AtomicFile.writeDirectory(to: directory) { temporary in
+            try fill(temporary, from: source, threads: threads, progress: progress)
         }
+    }
+
+    /// Writes every frame of `source` and its cloud into the new folder `directory`.
+    private static func fill(_ directory: String, from source: any CaptureSource, threads: Int, progress: (Int) -> Void) throws -> Counts {
         var writer = try CaptureWriter(directory: directory, imageInfo: source.imageInfo, encoding: .png)
         var counts = Counts()
         let sequence = source.frames(Array(0 ..< source.frameCount), threads: threads)

@@ -33,30 +33,14 @@ public struct CaptureWriter {
         self.directory = directory
         self.imageInfo = imageInfo
         self.encoding = encoding
-        try Self.makeDirectory(directory)
+        try AtomicFile.makeDirectories(directory)
     }
 
     private func path(_ relative: String) -> String { (directory as NSString).appendingPathComponent(relative) }
 
-    /// Creates `path` and any missing parents, like `mkdir -p`.
-    private static func makeDirectory(_ path: String) throws {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw PointPaintError(.malformed, file: path, "expected a directory, found \(FileBytes.typeName(info.st_mode))")
-            }
-            return
-        }
-        let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
-            throw PointPaintError.system("cannot create directory", file: path)
-        }
-    }
-
     /// Writes `bytes` to `relative` inside the capture, making its folder first.
     private func write(_ bytes: some DataProtocol, to relative: String) throws {
-        try Self.makeDirectory((path(relative) as NSString).deletingLastPathComponent)
+        try AtomicFile.makeDirectories((path(relative) as NSString).deletingLastPathComponent)
         try AtomicFile.write(bytes, to: path(relative))
     }
 
@@ -89,7 +73,7 @@ public struct CaptureWriter {
         case .png:
             let planes = YCbCrPlanes(image)
             let names = ("frames/\(name).y.png", "frames/\(name).cb.png", "frames/\(name).cr.png")
-            try Self.makeDirectory(path("frames"))
+            try AtomicFile.makeDirectories(path("frames"))
             try PNGImage(width: planes.width, height: planes.height, channels: 1, samples: planes.luma).write(to: path(names.0), compressionLevel: 9)
             try PNGImage(width: planes.chromaWidth, height: planes.chromaHeight, channels: 1, samples: planes.cb).write(to: path(names.1), compressionLevel: 9)
             try PNGImage(width: planes.chromaWidth, height: planes.chromaHeight, channels: 1, samples: planes.cr).write(to: path(names.2), compressionLevel: 9)
@@ -152,7 +136,7 @@ public struct CaptureWriter {
         if let millimetres = Self.exactMillimetres(map) {
             relative = "depth/\(name).png"
             encoding = .millimetres16
-            try Self.makeDirectory(path("depth"))
+            try AtomicFile.makeDirectories(path("depth"))
             try PNGImage(width: map.width, height: map.height, channels: 1, samples16: millimetres).write(to: path(relative))
         } else {
             relative = "depth/\(name).f32"
@@ -165,7 +149,7 @@ public struct CaptureWriter {
         var confidence: String?
         if let levels = map.confidence {
             confidence = "confidence/\(name).png"
-            try Self.makeDirectory(path("confidence"))
+            try AtomicFile.makeDirectories(path("confidence"))
             try PNGImage(width: map.width, height: map.height, channels: 1, samples: levels).write(to: path(confidence!))
         }
         return FrameDepthSource(path: relative, encoding: encoding, width: map.width, height: map.height, confidence: confidence)

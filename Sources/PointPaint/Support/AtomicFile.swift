@@ -20,7 +20,8 @@ import Foundation
 ///
 /// A destination that is a device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is
 /// written directly, since renaming over it would replace the device; a directory is refused
-/// before anything is written.
+/// before anything is written. A folder of files written as one output goes the same way
+/// (`writeDirectory`): filled as a hidden sibling, renamed into place when complete.
 package enum AtomicFile {
     /// Calls `body` with the path of a temporary file in the destination's directory, then moves
     /// the file to `path`. The temporary is removed if `body` throws. `body` opens the path for
@@ -118,7 +119,16 @@ package enum AtomicFile {
             guard let pid = temporaryOwner(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = directory + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, unlink(path) == 0 else { continue }
+            guard lstat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                guard unlink(path) == 0 else { continue }
+            case S_IFDIR:
+                // A folder written whole (`writeDirectory`) by a process that was killed.
+                guard (try? FileManager.default.removeItem(atPath: path)) != nil else { continue }
+            default:
+                continue
+            }
             removed += 1
         }
         return removed
@@ -137,11 +147,11 @@ package enum AtomicFile {
     }
 
     /// The once-a-process and once-a-directory work before a write.
-    private enum Cleanup {
+    enum Cleanup {
         /// Installs the signal handlers (once, when first read).
         static let handlers: Void = pp_temporary_install_signal_handlers()
         /// The directories already cleaned by this process.
-        static let cleaned = Directories()
+        private static let cleaned = Directories()
 
         static func prepare(directory: String) {
             _ = handlers
