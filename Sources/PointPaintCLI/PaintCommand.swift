@@ -41,11 +41,13 @@ struct PaintCommand: ParsableCommand {
     var pointSpacing: Double?
     @Option(help: "Which projected points a frame really sees.")
     var visibility: CloudPainter.Visibility = .auto
-    @Option(help: "How a point's (or voxel's) observations combine (mean: in linear light).")
-    var accumulate: AccumulationPolicy = .mean
+    @Option(help: "How a point's (or voxel's) observations combine: mean (weighted, in linear light), best (the observation of the greatest weight; per point only), latest or first.")
+    var accumulate: CloudPainter.Accumulation = .mean
+    @Option(help: "Weight each observation by incidence, footprint, distance from the image border and clipping (default: on per point, off for voxels, which keep no weight sums).")
+    var weights: Switch?
     @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from points several frames see, in a first pass over the frames.")
     var exposure: ExposureMode = .off
-    @Option(help: "Points no frame sees: keep them (own colour, or flagged unpainted) or drop them.")
+    @Option(help: "Points no frame sees: keep them (own colour, or flagged unpainted) or drop them. Stores of parts of a capture merge to the whole's exactly only with drop: a kept point's own colour counts as a sample of its voxel.")
     var unseen: CloudPainter.Unseen = .keep
     @Option(name: .customLong("ply"), help: "PLY encoding (binary is little-endian).")
     var plyEncoding: PLYEncodingOption = .binary
@@ -72,6 +74,12 @@ struct PaintCommand: ParsableCommand {
         if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {
             throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
         }
+        if voxelSize != nil, weights == .on || accumulate == .best {
+            throw ValidationError("--weights on and --accumulate best need per-point painting: voxels keep no weight sums yet; leave out --voxel-size")
+        }
+        if weights == .off, accumulate == .best {
+            throw ValidationError("--accumulate best keeps the observation of the greatest weight: it needs --weights on")
+        }
         if qualityProperties, voxelSize != nil {
             throw ValidationError("--quality-properties needs per-point painting: voxels keep no colour spread yet; leave out --voxel-size")
         }
@@ -91,6 +99,7 @@ struct PaintCommand: ParsableCommand {
         if let threads { options.threads = threads }
         options.visibility = visibility
         options.accumulate = accumulate
+        options.weighted = weights.map { $0 == .on }
         options.unseen = unseen
         options.voxelSize = voxelSize.map { Float($0) }
         options.pointSpacing = pointSpacing.map { Float($0) }
@@ -145,6 +154,7 @@ struct PaintCommand: ParsableCommand {
         if s.depthFrames > 0 { tests.append("\(s.depthFrames) against depth maps") }
         if s.zbufferFrames > 0 { tests.append(String(format: "%d against a z-buffer (spacing %.3g m)", s.zbufferFrames, painter.spacing)) }
         text += "; visibility: " + (tests.isEmpty ? "off" : "frames tested " + tests.joined(separator: ", "))
+        if painter.weighted { text += String(format: "; observations weighted (mean weight %.2f)", s.meanWeight) }
         if s.outOfSRGB > 0 { text += String(format: ", %d (%.1f%%) observations outside sRGB", s.outOfSRGB, 100 * Double(s.outOfSRGB) / Double(max(s.observations, 1))) }
         if let gains = painter.options.gains { text += "\n" + gains.summary }
         text += "\n\(s.seen) points seen, \(s.unseen) unseen"
@@ -161,6 +171,7 @@ struct PaintCommand: ParsableCommand {
 }
 
 extension CloudPainter.Visibility: ExpressibleByArgument {}
+extension CloudPainter.Accumulation: ExpressibleByArgument {}
 
 /// `--exposure`: whether `paint` and `replay` even out exposure between frames.
 enum ExposureMode: String, CaseIterable, ExpressibleByArgument {

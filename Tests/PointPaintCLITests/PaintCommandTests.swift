@@ -69,4 +69,46 @@ import PointPaint
             #expect(!FileManager.default.fileExists(atPath: dir + "/" + name))
         }
     }
+
+    /// Voxel stores of two halves of a capture merge to exactly the store of the whole (sums are
+    /// exact; exposure off; unseen points dropped, since a kept one's own colour would count in
+    /// each half it is unseen in); per point, observations are weighted unless --weights off, and what
+    /// voxels cannot keep is one line.
+    @Test func paintedHalvesMergeToTheWholeAndWeightsAreOptions() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/cap"
+        #expect(try Tool.run(["synth", "-o", capture, "--frames", "6", "--size", "96x72", "--points", "80", "--noise", "0"]).status == 0)
+        let cloud = capture + "/truth.ply"
+        for (name, frames) in [("whole", "0..<6"), ("a", "0..<3"), ("b", "3..<6")] {
+            let run = try Tool.run(["paint", cloud, capture, "-o", "\(dir)/\(name).ppstore", "--voxel-size", "0.05", "--frames", frames, "--unseen", "drop", "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let merge = try Tool.run(["merge", dir + "/a.ppstore", dir + "/b.ppstore", "-o", dir + "/merged.ppstore"])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        func voxels(_ path: String) throws -> [StoredVoxel] {
+            let reader = try StoreFileReader(path: path)
+            var all: [StoredVoxel] = []
+            while let chunk = try reader.nextChunk() { all += chunk }
+            return all
+        }
+        let whole = try voxels(dir + "/whole.ppstore"), merged = try voxels(dir + "/merged.ppstore")
+        #expect(!whole.isEmpty && whole == merged, "the same voxels, sums, counts and frames")
+
+        let weighted = try Tool.run(["paint", cloud, capture, "-o", dir + "/w.ply", "--quiet"])
+        let plain = try Tool.run(["paint", cloud, capture, "-o", dir + "/p.ply", "--quiet", "--weights", "off"])
+        let best = try Tool.run(["paint", cloud, capture, "-o", dir + "/b.ply", "--quiet", "--accumulate", "best"])
+        #expect(weighted.status == 0 && plain.status == 0 && best.status == 0, "\(weighted.stderr) \(best.stderr)")
+        #expect(weighted.stdout.contains("; observations weighted (mean weight 0.") && !plain.stdout.contains("weighted"), "\(weighted.stdout)")
+        let weightedColors = try PLYReader.readCloud(path: dir + "/w.ply").colors, plainColors = try PLYReader.readCloud(path: dir + "/p.ply").colors
+        #expect(weightedColors.count == plainColors.count && weightedColors != plainColors)
+
+        for (options, expected) in [(["--voxel-size", "0.05", "--accumulate", "best"], "voxels keep no weight sums"),
+                                    (["--voxel-size", "0.05", "--weights", "on"], "voxels keep no weight sums"),
+                                    (["--weights", "off", "--accumulate", "best"], "it needs --weights on")] {
+            let refused = try Tool.run(["paint", cloud, capture, "-o", dir + "/x.ply", "--quiet"] + options)
+            let lines = refused.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") }
+            #expect(refused.status != 0 && lines.count == 1 && lines[0].contains(expected), "\(options): \(refused.stderr)")
+        }
+    }
 }

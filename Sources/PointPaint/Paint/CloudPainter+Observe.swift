@@ -8,6 +8,8 @@ struct FrameObservations: Sendable {
     var points: [UInt32] = []
     /// Their colours, linear-light extended sRGB (`SampleColorPolicy.linear`).
     var colors: [SIMD3<Float>] = []
+    /// Their weights (`ObservationWeight`, 1…255); empty when unweighted.
+    var weights: [UInt8] = []
     /// This frame's counts.
     var statistics = CloudPainter.Statistics()
 }
@@ -74,12 +76,14 @@ extension CloudPainter {
         case .off, .auto:
             accepted = Array(repeating: true, count: depths.count)
         }
-        var visible: [SIMD2<Float>] = []
+        var visible: [SIMD2<Float>] = [], visibleDepths: [Float] = []
         visible.reserveCapacity(coordinates.count)
+        visibleDepths.reserveCapacity(weighted ? coordinates.count : 0)
         result.points.reserveCapacity(coordinates.count)
         for i in accepted.indices where accepted[i] {
             visible.append(coordinates[i])
             result.points.append(candidates[i])
+            if weighted { visibleDepths.append(depths[i]) }
         }
         result.statistics.hidden = candidates.count - result.points.count
         result.statistics.observations = result.points.count
@@ -87,8 +91,38 @@ extension CloudPainter {
         let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
         sampler.sample(visible, into: &result.colors, space: .capture)
+        if weighted {
+            // From the encoded colours, before they are linearised (the clipping factor reads codes).
+            result.weights = weights(of: result.points, at: visible, depths: visibleDepths, encoded: result.colors, camera: camera)
+            result.statistics.weightSum = result.weights.reduce(0) { $0 + Int($1) }
+        } else {
+            result.statistics.weightSum = result.points.count * Int(ObservationWeight.full)
+        }
         result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
         return result
+    }
+}
+
+extension CloudPainter {
+    /// The weights of the observations of `points` at scalar image coordinates `st`, z-depths
+    /// `depths` and encoded colours `encoded`, seen by `camera` (`ObservationWeight`).
+    /// - Complexity: O(points).
+    func weights(of points: [UInt32], at st: [SIMD2<Float>], depths: [Float], encoded: [SIMD3<Float>], camera: Camera) -> [UInt8] {
+        let info = source.imageInfo
+        let width = Float(info.width), height = Float(info.height)
+        let focal = Float(camera.intrinsics.fx)
+        let eye = camera.position
+        return points.indices.map { n in
+            let i = Int(points[n])
+            var w = ObservationWeight.footprint(spacing: spacing, depth: depths[n], focal: focal)
+            w *= ObservationWeight.border(u: st[n].x * width, v: st[n].y * height, width: width, height: height)
+            w *= ObservationWeight.clipping(encoded: encoded[n])
+            if !normals.isEmpty {
+                let toCamera = SIMD3<Float>(eye - SIMD3<Double>(cloud.positions[i]))
+                w *= ObservationWeight.incidence(normal: normals[i].vector, toCamera: toCamera)
+            }
+            return ObservationWeight.quantised(w)
+        }
     }
 }
 

@@ -33,6 +33,29 @@ public struct CloudPainter: Sendable {
         case drop
     }
 
+    /// How the observations of a point (or voxel) combine.
+    public enum Accumulation: String, Sendable, CaseIterable, Hashable {
+        /// The (weighted) mean in linear light.
+        case mean
+        /// The single observation of the greatest weight (the earliest frame among equals): per
+        /// point only.
+        case best
+        /// The observation of the last frame that saw it.
+        case latest
+        /// The observation of the first frame that saw it.
+        case first
+
+        /// The store's policy of the same name, for voxels (none for `best`).
+        public var policy: AccumulationPolicy? {
+            switch self {
+            case .mean: .mean
+            case .best: nil
+            case .latest: .latest
+            case .first: .first
+            }
+        }
+    }
+
     /// What to paint from and how.
     public struct Options: Sendable {
         /// Frames to use (indices into the capture); all when nil.
@@ -46,7 +69,11 @@ public struct CloudPainter: Sendable {
         /// The visibility test.
         public var visibility: Visibility = .auto
         /// How the observations of a point (or voxel) combine.
-        public var accumulate: AccumulationPolicy = .mean
+        public var accumulate: Accumulation = .mean
+        /// Whether observations are weighted (`ObservationWeight`): nil weights them when painting
+        /// per point and not in voxels (a store keeps no weight sums); true with `voxelSize` is
+        /// refused.
+        public var weighted: Bool?
         /// What happens to points no frame sees.
         public var unseen: Unseen = .keep
         /// Voxel edge length: when set, points are accumulated into voxels of this size (one
@@ -91,6 +118,14 @@ public struct CloudPainter: Sendable {
         public var seen = 0
         /// Points no frame saw.
         public var unseen = 0
+        /// The sum of the observations' quantised weights (1…255 each; 255 an observation when
+        /// unweighted).
+        public var weightSum = 0
+
+        /// The mean weight of an observation, 0…1 (1 when unweighted).
+        public var meanWeight: Double {
+            observations == 0 ? 1 : Double(weightSum) / Double(observations * Int(ObservationWeight.full))
+        }
 
         /// Creates zero counts.
         public init() {}
@@ -104,6 +139,7 @@ public struct CloudPainter: Sendable {
             outOfSRGB += o.outOfSRGB
             depthFrames += o.depthFrames
             zbufferFrames += o.zbufferFrames
+            weightSum += o.weightSum
         }
     }
 
@@ -117,11 +153,16 @@ public struct CloudPainter: Sendable {
     public let colorPolicy: SampleColorPolicy
     /// The spacing the z-buffer splats with.
     public let spacing: Float
+    /// Whether observations are weighted.
+    public let weighted: Bool
+    /// The cloud's estimated normals, for the incidence weight (empty when unweighted).
+    let normals: [PackedNormal]
 
     /// Creates a painting of `cloud` from `source`.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the
     ///   frames asked for reach past what all of them have; `.unsupported` for quality
-    ///   properties with voxels.
+    ///   properties, weights or `best` with voxels, and for `best` without weights.
+    /// - Complexity: O(n log n) for the normals when weighted.
     public init(cloud: PaintCloud, source: any CaptureSource, options: Options = Options()) throws {
         self.cloud = cloud
         self.source = source
@@ -135,6 +176,14 @@ public struct CloudPainter: Sendable {
         if options.qualityProperties, options.voxelSize != nil {
             throw PointPaintError(.unsupported, file: cloud.path, "expected per-point painting for quality properties (views, colour_sd); voxels keep no colour spread yet")
         }
+        if options.voxelSize != nil, options.weighted == true || options.accumulate == .best {
+            throw PointPaintError(.unsupported, file: cloud.path, "expected per-point painting for weighted observations (weights, accumulate best); voxels keep no weight sums yet")
+        }
+        weighted = options.voxelSize == nil && (options.weighted ?? true)
+        if options.accumulate == .best, !weighted {
+            throw PointPaintError(.unsupported, file: cloud.path, "expected weighted observations for accumulate best: the best observation is the one of the greatest weight")
+        }
+        normals = weighted ? cloud.estimatedNormals(spacing: spacing, threads: options.threads) : []
     }
 
     /// The frame indices this painting visits, in order.
@@ -198,7 +247,7 @@ public struct CloudPainter: Sendable {
     /// - Complexity: O(frames × (points + depth pixels + z-buffer bins)).
     public func run(progress: (Progress) -> Bool = { _ in true }) throws -> PaintResult {
         let indices = frameIndices
-        var accumulator = PaintAccumulator(count: cloud.count, policy: options.accumulate, voxelSize: options.voxelSize,
+        var accumulator = PaintAccumulator(count: cloud.count, accumulation: options.accumulate, voxelSize: options.voxelSize,
                                            spread: options.qualityProperties)
         var statistics = Statistics()
         statistics.points = cloud.count
@@ -206,7 +255,7 @@ public struct CloudPainter: Sendable {
         try forEachFrame(indices) { frame in
             var colors = frame.colors
             options.gains?.apply(frame: frame.frame, to: &colors)
-            accumulator.add(points: frame.points, colors: colors, frame: frame.frame, cloud: cloud)
+            accumulator.add(points: frame.points, colors: colors, weights: frame.weights, frame: frame.frame, cloud: cloud)
             statistics.add(frame.statistics)
             done += 1
             return progress(Progress(done: done, total: indices.count, observations: statistics.observations))

@@ -63,4 +63,35 @@ import Testing
         #expect(good <= 14, "p95 \(good) levels against depth maps (JPEG frames)")
         #expect(bad >= 4 * good && bad >= 20, "p95 \(bad) levels without visibility, \(good) with")
     }
+
+    /// Weighted observations against truth over every surface point the frames saw (textured
+    /// ones too, where grazing and distant views blur most): the weighted mean is no worse than
+    /// the plain one, and `best` (one good view instead of an average that includes poor ones)
+    /// has a clearly smaller median error. (24 frames, z-buffer: mean 18.7 → 18.4 levels,
+    /// median 6.1 → 5.8 weighted, 4.4 best.)
+    @Test func weightedViewsPaintCloserToTheTruth() throws {
+        let directory = TemporaryDirectory("paint-weights")
+        var synth = Self.options()
+        synth.frameCount = 24
+        try CaptureSynthesizer(options: synth, scene: .occluded).write(to: directory.file("cap"), encoding: .nv12)
+        let all = SyntheticScene.occluded.surfaceSamples(spacing: 0.04, radius: 0.06, tolerance: 0.04)
+        let cloud = try PaintCloud(path: "surface", positions: all.map { SIMD3<Float>($0.position) }, colors: nil)
+        func errors(_ accumulate: CloudPainter.Accumulation, weighted: Bool) throws -> (mean: Double, median: Double, weight: Double) {
+            var options = CloudPainter.Options()
+            options.accumulate = accumulate
+            options.weighted = weighted
+            let r = try CloudPainter(cloud: cloud, source: try CaptureFormat.open(directory.file("cap")), options: options).run()
+            var e: [Double] = []
+            for (i, s) in all.enumerated() where r.cloud.counts[i] > 0 {
+                let d = (SIMD3<Double>(r.cloud.colors[i]) - s.color) * 255
+                e.append(max(abs(d.x), abs(d.y), abs(d.z)))
+            }
+            e.sort()
+            return (e.reduce(0, +) / Double(e.count), e[e.count / 2], r.statistics.meanWeight)
+        }
+        let plain = try errors(.mean, weighted: false), weighted = try errors(.mean, weighted: true), best = try errors(.best, weighted: true)
+        #expect(plain.weight == 1 && weighted.weight > 0.05 && weighted.weight < 0.9, "mean weight \(weighted.weight)")
+        #expect(weighted.mean <= plain.mean && weighted.median <= plain.median, "weighted \(weighted), plain \(plain)")
+        #expect(best.median <= 0.8 * plain.median, "best \(best), plain \(plain)")
+    }
 }

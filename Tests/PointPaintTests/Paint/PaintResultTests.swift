@@ -5,7 +5,7 @@ import Testing
 @Suite struct PaintResultTests {
     @Test func spreadIsTheStandardDeviationOfTheObservations() throws {
         let cloud = try PaintCloud(path: "two", positions: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(2, 0, 0)], colors: nil)
-        var accumulator = PaintAccumulator(count: 3, policy: .mean, voxelSize: nil, spread: true)
+        var accumulator = PaintAccumulator(count: 3, accumulation: .mean, voxelSize: nil, spread: true)
         accumulator.add(points: [0, 1], colors: [SIMD3(0.2, 0.5, 0.5), SIMD3(0.3, 0.3, 0.3)], frame: 0, cloud: cloud)
         accumulator.add(points: [0], colors: [SIMD3(0.6, 0.5, 0.4)], frame: 1, cloud: cloud)
         var statistics = CloudPainter.Statistics()
