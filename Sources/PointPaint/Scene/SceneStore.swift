@@ -107,7 +107,7 @@ public struct SceneStore: Sendable {
     /// Returns the number accepted. The result is the same as adding them one by one (below
     /// `maxSamplesPerVoxel`; see Limits).
     ///
-    /// Batches of 64K samples or more are first partitioned by hash so each part accumulates in
+    /// Batches of 32K samples or more are first partitioned by hash so each part accumulates in
     /// cache (see `SceneStore+Partition.swift`); that needs 24 bytes a sample of temporary memory.
     ///
     /// - Complexity: O(n) expected.

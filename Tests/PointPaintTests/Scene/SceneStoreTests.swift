@@ -77,8 +77,8 @@ struct SceneStoreTests {
         let bad: [SIMD3<Float>] = [SIMD3(.nan, .infinity, -.infinity), SIMD3(1e30, -1e30, .signalingNaN)]
         var single = SceneStore(voxelSize: 1, policy: policy)
         for (i, c) in bad.enumerated() { single.add(SIMD3(Float(i) * 2, 0, 0), color: c) }
-        // 64K samples or more take the partitioned path.
-        let n = 70_000
+        // `partitionThreshold` samples or more take the partitioned path.
+        let n = SceneStore.partitionThreshold + 4_464
         var batch = SceneStore(voxelSize: 1, policy: policy)
         batch.add(points: (0 ..< n).map { SIMD3(Float($0 % 2) * 2, 0, 0) }, colors: (0 ..< n).map { bad[$0 % 2] })
         for store in [single, batch] {
