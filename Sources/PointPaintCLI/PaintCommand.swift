@@ -41,9 +41,9 @@ struct PaintCommand: ParsableCommand {
     var pointSpacing: Double?
     @Option(help: "Which projected points a frame really sees.")
     var visibility: CloudPainter.Visibility = .auto
-    @Option(help: "How a point's (or voxel's) observations combine: mean (weighted, in linear light), best (the observation of the greatest weight; per point only), latest or first.")
+    @Option(help: "How a point's (or voxel's) observations combine: mean (weighted, in linear light), best (the observation of the greatest weight), latest or first.")
     var accumulate: CloudPainter.Accumulation = .mean
-    @Option(help: "Weight each observation by incidence, footprint, distance from the image border and clipping (default: on per point, off for voxels, which keep no weight sums).")
+    @Option(help: "Weight each observation by incidence, footprint, distance from the image border and clipping (default: on per point; for voxels on only with --accumulate best, since a .ppstore keeps no weight sums).")
     var weights: Switch?
     @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from points several frames see, in a first pass over the frames.")
     var exposure: ExposureMode = .off
@@ -53,7 +53,7 @@ struct PaintCommand: ParsableCommand {
     var plyEncoding: PLYEncodingOption = .binary
     @Option(name: .customLong("float-colors"), help: "When to write exact float colours beside the 8-bit ones (auto: when a colour lies outside sRGB).")
     var floatColors: PLYWideColor = .auto
-    @Flag(help: "Add 'views' (observations of each point) and 'colour_sd' (the largest channel's standard deviation of its observations, linear light) to the PLY; not with --voxel-size.")
+    @Flag(help: "Add 'views' (observations of each point or voxel) and 'colour_sd' (the largest channel's weighted standard deviation of its observations, linear light) to the PLY.")
     var qualityProperties = false
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
@@ -74,14 +74,11 @@ struct PaintCommand: ParsableCommand {
         if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {
             throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
         }
-        if voxelSize != nil, weights == .on || accumulate == .best {
-            throw ValidationError("--weights on and --accumulate best need per-point painting: voxels keep no weight sums yet; leave out --voxel-size")
+        if kind == .ppstore, weights == .on || accumulate == .best {
+            throw ValidationError("a .ppstore file keeps no weight sums yet: write weighted voxels (--weights on, --accumulate best) to a .ply or .las, or leave them out for \(output)")
         }
         if weights == .off, accumulate == .best {
             throw ValidationError("--accumulate best keeps the observation of the greatest weight: it needs --weights on")
-        }
-        if qualityProperties, voxelSize != nil {
-            throw ValidationError("--quality-properties needs per-point painting: voxels keep no colour spread yet; leave out --voxel-size")
         }
         if let pointSpacing, !(pointSpacing > 0 && Float(pointSpacing).isFinite) {
             throw ValidationError("--point-spacing must be a positive number of metres, found \(pointSpacing)")

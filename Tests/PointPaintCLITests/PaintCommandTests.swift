@@ -103,10 +103,15 @@ import PointPaint
         let weightedColors = try PLYReader.readCloud(path: dir + "/w.ply").colors, plainColors = try PLYReader.readCloud(path: dir + "/p.ply").colors
         #expect(weightedColors.count == plainColors.count && weightedColors != plainColors)
 
-        for (options, expected) in [(["--voxel-size", "0.05", "--accumulate", "best"], "voxels keep no weight sums"),
-                                    (["--voxel-size", "0.05", "--weights", "on"], "voxels keep no weight sums"),
-                                    (["--weights", "off", "--accumulate", "best"], "it needs --weights on")] {
-            let refused = try Tool.run(["paint", cloud, capture, "-o", dir + "/x.ply", "--quiet"] + options)
+        // Weighted voxels go to PLY (with quality properties) or LAS, not to a store.
+        let voxels = try Tool.run(["paint", cloud, capture, "-o", dir + "/bv.ply", "--quiet", "--voxel-size", "0.05", "--accumulate", "best", "--quality-properties"])
+        #expect(voxels.status == 0 && voxels.stdout.contains("observations weighted"), "\(voxels.stderr)")
+        let bestVoxels = try PLYReader.read(path: dir + "/bv.ply")
+        #expect(bestVoxels[element: "vertex"]?[property: "views"] != nil && bestVoxels[element: "vertex"]?[property: "colour_sd"] != nil)
+        for (options, expected) in [(["-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--accumulate", "best"], "keeps no weight sums"),
+                                    (["-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--weights", "on"], "keeps no weight sums"),
+                                    (["-o", dir + "/x.ply", "--weights", "off", "--accumulate", "best"], "it needs --weights on")] {
+            let refused = try Tool.run(["paint", cloud, capture, "--quiet"] + options)
             let lines = refused.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") }
             #expect(refused.status != 0 && lines.count == 1 && lines[0].contains(expected), "\(options): \(refused.stderr)")
         }

@@ -71,8 +71,8 @@ public struct CloudPainter: Sendable {
         /// How the observations of a point (or voxel) combine.
         public var accumulate: Accumulation = .mean
         /// Whether observations are weighted (`ObservationWeight`): nil weights them when painting
-        /// per point and not in voxels (a store keeps no weight sums); true with `voxelSize` is
-        /// refused.
+        /// per point, and in voxels only for `best` (weighted voxels cannot be written as a store,
+        /// which keeps no weight sums: `PaintResult.store` is then nil).
         public var weighted: Bool?
         /// What happens to points no frame sees.
         public var unseen: Unseen = .keep
@@ -82,8 +82,8 @@ public struct CloudPainter: Sendable {
         /// The distance between neighbouring points for the z-buffer's footprints; nil: the
         /// voxel size when set, else `PaintCloud.estimatedSpacing()`.
         public var pointSpacing: Float?
-        /// Keep, per point, what the spread of its observations' colours needs
-        /// (`PaintResult.colourSD`); per point only, not with `voxelSize`.
+        /// Keep, per point or voxel, what the spread of its observations' colours needs
+        /// (`PaintResult.colourSD`); voxels so painted cannot be written as a store.
         public var qualityProperties = false
         /// Per-frame RGB gains applied to every observation (linear light) before it is
         /// accumulated (`solveExposure()`), or nil for none.
@@ -160,8 +160,8 @@ public struct CloudPainter: Sendable {
 
     /// Creates a painting of `cloud` from `source`.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the
-    ///   frames asked for reach past what all of them have; `.unsupported` for quality
-    ///   properties, weights or `best` with voxels, and for `best` without weights.
+    ///   frames asked for reach past what all of them have; `.unsupported` for `best` without
+    ///   weights.
     /// - Complexity: O(n log n) for the normals when weighted.
     public init(cloud: PaintCloud, source: any CaptureSource, options: Options = Options()) throws {
         self.cloud = cloud
@@ -173,13 +173,7 @@ public struct CloudPainter: Sendable {
                                   "\(mismatch): frames past \(source.frameCount - 1) lack a part; paint from a range within frames 0 to \(source.frameCount - 1)")
         }
         spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
-        if options.qualityProperties, options.voxelSize != nil {
-            throw PointPaintError(.unsupported, file: cloud.path, "expected per-point painting for quality properties (views, colour_sd); voxels keep no colour spread yet")
-        }
-        if options.voxelSize != nil, options.weighted == true || options.accumulate == .best {
-            throw PointPaintError(.unsupported, file: cloud.path, "expected per-point painting for weighted observations (weights, accumulate best); voxels keep no weight sums yet")
-        }
-        weighted = options.voxelSize == nil && (options.weighted ?? true)
+        weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .best)
         if options.accumulate == .best, !weighted {
             throw PointPaintError(.unsupported, file: cloud.path, "expected weighted observations for accumulate best: the best observation is the one of the greatest weight")
         }
@@ -247,8 +241,8 @@ public struct CloudPainter: Sendable {
     /// - Complexity: O(frames × (points + depth pixels + z-buffer bins)).
     public func run(progress: (Progress) -> Bool = { _ in true }) throws -> PaintResult {
         let indices = frameIndices
-        var accumulator = PaintAccumulator(count: cloud.count, accumulation: options.accumulate, voxelSize: options.voxelSize,
-                                           spread: options.qualityProperties)
+        var accumulator = PaintAccumulator(cloud: cloud, accumulation: options.accumulate, voxelSize: options.voxelSize,
+                                           spread: options.qualityProperties, weighted: weighted)
         var statistics = Statistics()
         statistics.points = cloud.count
         var done = 0

@@ -1,27 +1,65 @@
-/// Accumulates the observations of a painting: per point (sums in the store's fixed point times
-/// whole-number weights, so the mean does not depend on float rounding order and painted halves
-/// add up exactly), or in a `SceneStore` when painting into voxels (unweighted). Either way it
+/// Accumulates the observations of a painting into slots: one a point, or one a voxel when
+/// painting into voxels with weights, `best` or the colour spread (each point's voxel found once,
+/// the points being fixed). A slot keeps Σ w · colour in the store's fixed point times
+/// whole-number weights (so the mean does not depend on float rounding order and painted halves
+/// add up exactly), Σ w, and for the spread Σ w · colour². Plain voxels (unweighted mean, latest,
+/// first) go to a `SceneStore` instead, which can be written as an exact store. Either way it
 /// counts the views of every point, to tell seen points from unseen ones.
 struct PaintAccumulator {
     /// How observations combine.
     let accumulation: CloudPainter.Accumulation
     /// Frames that saw each point.
     private(set) var views: [UInt32]
-    /// Per point: Σ w · colour (mean) or the kept colour (best, first, latest), fixed point.
+    /// Per slot: Σ w · colour (mean) or the kept colour (best, first, latest), fixed point.
     private var sums: [SIMD3<Int64>]
-    /// Per point: Σ w, or the kept observation's weight for `best`; empty when unweighted (every
-    /// weight 1: the views count).
+    /// Per slot: Σ w, or the kept observation's weight for `best`; empty when unweighted (every
+    /// weight 1: the observations count).
     private var weightSums: [UInt64] = []
-    /// The voxels, when painting into voxels.
+    /// The voxels, when painting plain voxels into a store.
     private(set) var store: SceneStore?
-    /// Per point, when the colour spread is kept: Σ w · colour and Σ w · colour² (channel-wise)
+    /// Per slot, when the colour spread is kept: Σ w · colour and Σ w · colour² (channel-wise)
     /// of every observation, fixed point; empty otherwise.
     private var moments: [SIMD3<Int64>] = [], squares: [SIMD3<Int64>] = []
+    /// Voxel slots: each point's slot (`UInt32.max` for a point outside the voxel grid's range)
+    /// and each slot's packed cell, in order of first appearance in the cloud; empty when a slot
+    /// is a point.
+    private var slotOfPoint: [UInt32] = [], cells: [Int64] = []
+    /// Observations of each voxel slot (per point, `views` serves).
+    private var slotObservations: [UInt32] = []
+    /// The voxel edge length of voxel slots or the store.
+    private(set) var voxelSize: Float?
 
-    /// An accumulator for `count` points, per point or into voxels of `voxelSize`; `spread`
-    /// keeps what the colour's standard deviation needs (per point only).
+    /// An accumulator for the points of `cloud`, per point or into voxels of `voxelSize`;
+    /// `spread` keeps what the colour's standard deviation needs. Voxels go to a store unless
+    /// `weighted`, `best` or `spread` need slots.
+    /// - Complexity: O(points) expected, for voxel slots.
+    init(cloud: PaintCloud, accumulation: CloudPainter.Accumulation, voxelSize: Float?, spread: Bool, weighted: Bool) {
+        let slotted = voxelSize != nil && (weighted || spread || accumulation == .best)
+        self.init(count: cloud.count, accumulation: accumulation, voxelSize: slotted ? nil : voxelSize, spread: spread)
+        guard slotted, let voxelSize else { return }
+        var slots: [Int64: UInt32] = [:]
+        slotOfPoint = cloud.positions.map { p in
+            guard let key = VoxelKey.packedCell(p, voxelSize: voxelSize) else { return .max }
+            if let slot = slots[key] { return slot }
+            let slot = UInt32(cells.count)
+            slots[key] = slot
+            cells.append(key)
+            return slot
+        }
+        self.voxelSize = voxelSize
+        sums = [SIMD3<Int64>](repeating: .zero, count: cells.count)
+        slotObservations = [UInt32](repeating: 0, count: cells.count)
+        if spread {
+            moments = sums
+            squares = sums
+        }
+    }
+
+    /// An accumulator for `count` points, per point or into a store of voxels of `voxelSize`;
+    /// `spread` keeps what the colour's standard deviation needs (per point).
     init(count: Int, accumulation: CloudPainter.Accumulation, voxelSize: Float?, spread: Bool = false) {
         self.accumulation = accumulation
+        self.voxelSize = voxelSize
         views = [UInt32](repeating: 0, count: count)
         if spread, voxelSize == nil {
             moments = [SIMD3<Int64>](repeating: .zero, count: count)
@@ -55,9 +93,14 @@ struct PaintAccumulator {
             for p in points { views[Int(p)] &+= 1 }
             return
         }
-        if !weights.isEmpty, weightSums.isEmpty { weightSums = [UInt64](repeating: 0, count: views.count) }
+        if !weights.isEmpty, weightSums.isEmpty { weightSums = [UInt64](repeating: 0, count: sums.count) }
+        let voxels = !slotOfPoint.isEmpty
         for (n, p) in points.enumerated() {
-            let i = Int(p)
+            let point = Int(p)
+            views[point] &+= 1
+            let i = voxels ? Int(slotOfPoint[point]) : point
+            guard i < sums.count else { continue }  // a point outside the voxel grid: seen, in no voxel
+            let before = voxels ? slotObservations[i] : views[point] &- 1
             let w = weights.isEmpty ? 1 : Int64(weights[n])
             switch accumulation {
             case .mean:
@@ -69,7 +112,7 @@ struct PaintAccumulator {
                     weightSums[i] = UInt64(w)
                 }
             case .latest: sums[i] = Self.fixed(colors[n])
-            case .first: if views[i] == 0 { sums[i] = Self.fixed(colors[n]) }
+            case .first: if before == 0 { sums[i] = Self.fixed(colors[n]) }
             }
             // Σ w for every policy but best (which keeps the best weight there): the spread's too.
             let spreadWeight = accumulation == .best ? 1 : w
@@ -78,13 +121,30 @@ struct PaintAccumulator {
                 moments[i] &+= Self.fixed(colors[n]) &* spreadWeight
                 squares[i] &+= Self.fixed(colors[n] * colors[n]) &* spreadWeight
             }
-            views[i] &+= 1
+            if voxels { slotObservations[i] &+= 1 }
         }
     }
 
+    /// Slot `i`'s colour (gamma-encoded) and, when kept, its spread, from `v` observations.
+    private func color(slot i: Int, observations v: UInt32) -> (color: SIMD3<Float>, spread: Float?) {
+        let scale = 1 / SceneStore.fixedPointScale
+        // Σ w: the observations when unweighted.
+        let total = weightSums.isEmpty ? Double(v) : Double(weightSums[i])
+        let divisor = accumulation == .mean ? total : 1
+        let linear = SIMD3<Float>(SIMD3<Double>(sums[i]) * (scale / divisor))
+        guard !moments.isEmpty else { return (SceneStore.encode(linear), nil) }
+        // One observation: exactly no spread (the fixed-point rounding of c and c² would leave a trace).
+        guard v > 1 else { return (SceneStore.encode(linear), 0) }
+        // Weighted by the same weights as the mean (Σ w c / Σ w, Σ w c² / Σ w).
+        let weightTotal = weightSums.isEmpty || accumulation == .best ? Double(v) : Double(weightSums[i])
+        let mean = SIMD3<Double>(moments[i]) * (scale / weightTotal)
+        let variance = SIMD3<Double>(squares[i]) * (scale / weightTotal) - mean * mean
+        return (SceneStore.encode(linear), Float(max(variance.max(), 0).squareRoot()))
+    }
+
     /// The painted cloud: per point, the seen points' colours (and the unseen ones kept as
-    /// `unseen` says); in voxels, the store's voxels plus, when kept, a voxel for each unseen
-    /// point's cell that no seen point reached, in its own colour.
+    /// `unseen` says); in voxels, the seen voxels plus, when kept, a voxel for each cell only
+    /// unseen points reach, in their own colours' mean (linear light).
     func result(cloud: PaintCloud, unseen: CloudPainter.Unseen, statistics: CloudPainter.Statistics) -> PaintResult {
         let keep = unseen == .keep
         if var store {
@@ -106,6 +166,7 @@ struct PaintAccumulator {
             let voxels = store.cloud()
             return PaintResult(cloud: voxels, painted: [Bool](repeating: true, count: voxels.count), statistics: statistics, store: store)
         }
+        if !slotOfPoint.isEmpty { return voxelResult(cloud: cloud, keep: keep, statistics: statistics) }
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
         var spread: [Float]? = moments.isEmpty ? nil : []
         let n = keep ? cloud.count : statistics.seen
@@ -113,27 +174,15 @@ struct PaintAccumulator {
         colors.reserveCapacity(n)
         counts.reserveCapacity(n)
         painted.reserveCapacity(n)
-        let scale = 1 / SceneStore.fixedPointScale
         for i in views.indices {
             let v = views[i]
             if v > 0 {
-                // Σ w: the views when unweighted.
-                let total = weightSums.isEmpty ? Double(v) : Double(weightSums[i])
-                let divisor = accumulation == .mean ? total : 1
-                let linear = SIMD3<Float>(SIMD3<Double>(sums[i]) * (scale / divisor))
+                let (color, sd) = color(slot: i, observations: v)
                 positions.append(cloud.positions[i])
-                colors.append(SceneStore.encode(linear))
+                colors.append(color)
                 counts.append(v)
                 painted.append(true)
-                if !moments.isEmpty, v == 1 {
-                    spread!.append(0)  // exactly: the fixed-point rounding of c and c² would leave a trace
-                } else if !moments.isEmpty {
-                    // Weighted by the same weights as the mean (Σ w c / Σ w, Σ w c² / Σ w).
-                    let weightTotal = weightSums.isEmpty || accumulation == .best ? Double(v) : Double(weightSums[i])
-                    let mean = SIMD3<Double>(moments[i]) * (scale / weightTotal)
-                    let variance = SIMD3<Double>(squares[i]) * (scale / weightTotal) - mean * mean
-                    spread!.append(Float(max(variance.max(), 0).squareRoot()))
-                }
+                if let sd { spread!.append(sd) }
             } else if keep {
                 positions.append(cloud.positions[i])
                 colors.append(cloud.colors?[i] ?? .zero)
@@ -143,6 +192,40 @@ struct PaintAccumulator {
             }
         }
         return PaintResult(cloud: VoxelCloud(voxelSize: nil, positions: positions, colors: colors, counts: counts),
+                           painted: painted, statistics: statistics, colourSD: spread)
+    }
+
+    /// The voxel slots as a cloud of voxel centres, in order of first appearance in the cloud:
+    /// observed voxels painted, the others (when kept) in the mean of their points' own colours.
+    private func voxelResult(cloud: PaintCloud, keep: Bool, statistics: CloudPainter.Statistics) -> PaintResult {
+        let size = voxelSize!
+        var own = [SIMD3<Double>](repeating: .zero, count: keep ? cells.count : 0), members = [Int](repeating: 0, count: own.count)
+        if keep, let pointColors = cloud.colors {
+            for (p, slot) in slotOfPoint.enumerated() where Int(slot) < cells.count && slotObservations[Int(slot)] == 0 {
+                own[Int(slot)] += SIMD3<Double>(SRGBTransfer.decode(pointColors[p]))
+                members[Int(slot)] += 1
+            }
+        }
+        var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
+        var spread: [Float]? = moments.isEmpty ? nil : []
+        for s in cells.indices {
+            let v = slotObservations[s]
+            guard v > 0 || keep else { continue }
+            positions.append(VoxelKey(packed: cells[s]).center(voxelSize: size))
+            counts.append(v)
+            if v > 0 {
+                let (color, sd) = color(slot: s, observations: v)
+                colors.append(color)
+                painted.append(true)
+                if let sd { spread!.append(sd) }
+            } else {
+                let mean = members[s] > 0 ? SIMD3<Float>(own[s] / Double(members[s])) : .zero
+                colors.append(SceneStore.encode(mean))
+                painted.append(cloud.colors != nil)
+                spread?.append(0)
+            }
+        }
+        return PaintResult(cloud: VoxelCloud(voxelSize: size, positions: positions, colors: colors, counts: counts),
                            painted: painted, statistics: statistics, colourSD: spread)
     }
 }

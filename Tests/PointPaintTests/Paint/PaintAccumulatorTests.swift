@@ -1,8 +1,8 @@
 import Testing
 @testable import PointPaint
 
-/// Weighted accumulation per point: the weighted mean and spread, `best`, and the refusals of
-/// what voxels cannot keep.
+/// Weighted accumulation per point and per voxel: the weighted mean and spread, `best`, and
+/// `best` without weights refused.
 @Suite struct PaintAccumulatorTests {
     let cloud = try! PaintCloud(path: "three", positions: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(2, 0, 0)], colors: nil)
 
@@ -51,16 +51,35 @@ import Testing
         #expect(abs(colors[1] - 0.2) < 1e-6, "equal weights: frame 0's")
     }
 
-    @Test(arguments: [(CloudPainter.Accumulation.best, nil as Bool?), (.mean, true)])
-    func weightsAndBestAreRefusedWithVoxels(accumulate: CloudPainter.Accumulation, weighted: Bool?) throws {
-        var options = CloudPainter.Options()
-        options.voxelSize = 0.1
-        options.accumulate = accumulate
-        options.weighted = weighted
-        let error = try #require(throws: PointPaintError.self) {
-            try CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options)
+    /// Weighted voxels: the observations of every point of a voxel in one weighted mean (and
+    /// spread), `best` over all of them; a voxel only unseen points reach keeps their own
+    /// colours' mean. Such voxels are no store.
+    @Test func voxelSlotsWeighTheObservationsOfAllTheirPoints() throws {
+        let cloud = try PaintCloud(path: "voxels", positions: [SIMD3(0.1, 0.1, 0.1), SIMD3(0.2, 0.2, 0.2), SIMD3(1.5, 0.1, 0.1), SIMD3(2.5, 0.1, 0.1), SIMD3(2.6, 0.1, 0.1)],
+                                   colors: [.zero, .zero, .zero, SIMD3(0.2, 0.2, 0.2), SIMD3(0.6, 0.6, 0.6)])
+        var mean = PaintAccumulator(cloud: cloud, accumulation: .mean, voxelSize: 1, spread: true, weighted: true)
+        var best = PaintAccumulator(cloud: cloud, accumulation: .best, voxelSize: 1, spread: false, weighted: true)
+        let frames: [([UInt32], [SIMD3<Float>], [UInt8])] = [([0, 2], [SIMD3(0.2, 0.2, 0.2), SIMD3(0.5, 0.5, 0.5)], [1, 9]),
+                                                             ([1], [SIMD3(0.6, 0.6, 0.6)], [3])]
+        for (f, (points, colors, weights)) in frames.enumerated() {
+            mean.add(points: points, colors: colors, weights: weights, frame: f, cloud: cloud)
+            best.add(points: points, colors: colors, weights: weights, frame: f, cloud: cloud)
         }
-        #expect(error.kind == .unsupported && error.file == "three")
+        var statistics = CloudPainter.Statistics()
+        statistics.seen = mean.seenCount
+        statistics.unseen = cloud.count - statistics.seen
+        let m = mean.result(cloud: cloud, unseen: .keep, statistics: statistics)
+        #expect(m.store == nil && m.cloud.voxelSize == 1)
+        #expect(m.cloud.positions == [SIMD3(0.5, 0.5, 0.5), SIMD3(1.5, 0.5, 0.5), SIMD3(2.5, 0.5, 0.5)], "centres, in first appearance")
+        #expect(m.cloud.counts == [2, 1, 0] && m.painted == [true, true, true])
+        let voxel0 = (0.2 * 1 + 0.6 * 3) / 4.0
+        #expect(abs(Double(SRGBTransfer.decode(m.cloud.colors[0]).x) - voxel0) < 1e-6)
+        let variance = (1 * (0.2 - voxel0) * (0.2 - voxel0) + 3 * (0.6 - voxel0) * (0.6 - voxel0)) / 4
+        #expect(abs(Double(try #require(m.colourSD)[0]) - variance.squareRoot()) < 1e-6)
+        let own = (Double(SRGBTransfer.decode(Float(0.2))) + Double(SRGBTransfer.decode(Float(0.6)))) / 2
+        #expect(abs(Double(SRGBTransfer.decode(m.cloud.colors[2]).x) - own) < 1e-6, "unseen: its points' own colours")
+        let b = best.result(cloud: cloud, unseen: .drop, statistics: statistics)
+        #expect(b.cloud.count == 2 && abs(SRGBTransfer.decode(b.cloud.colors[0]).x - 0.6) < 1e-6, "weight 3 beats weight 1")
     }
 
     @Test func bestNeedsWeights() throws {
@@ -74,7 +93,8 @@ import Testing
         options.weighted = nil
         #expect(try CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted)
         options.voxelSize = 0.1
+        #expect(try CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "best voxels: weighted")
         options.accumulate = .mean
-        #expect(try !CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "voxels: unweighted")
+        #expect(try !CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "plain voxels: a store")
     }
 }

@@ -26,14 +26,15 @@ import Testing
         #expect(result.plyFile()[element: "vertex"]?[property: "views"] == nil, "only when asked for")
     }
 
-    @Test func qualityPropertiesAreRefusedWithVoxels() throws {
-        let cloud = try PaintCloud(path: "c.ply", positions: [SIMD3(0, 0, -1)], colors: nil)
-        var options = CloudPainter.Options()
-        options.qualityProperties = true
-        options.voxelSize = 0.1
-        let error = try #require(throws: PointPaintError.self) {
-            try CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options)
-        }
-        #expect(error.kind == .unsupported && error.file == "c.ply")
+    /// Quality properties in voxels: each voxel's observations and their spread, no store.
+    @Test func qualityPropertiesInVoxels() throws {
+        let cloud = try PaintCloud(path: "c.ply", positions: [SIMD3(0.1, 0, 0), SIMD3(0.3, 0, 0)], colors: nil)
+        var accumulator = PaintAccumulator(cloud: cloud, accumulation: .mean, voxelSize: 1, spread: true, weighted: false)
+        accumulator.add(points: [0, 1], colors: [SIMD3(0.2, 0.5, 0.5), SIMD3(0.6, 0.5, 0.5)], frame: 0, cloud: cloud)
+        var statistics = CloudPainter.Statistics()
+        statistics.seen = 2
+        let result = accumulator.result(cloud: cloud, unseen: .keep, statistics: statistics)
+        #expect(result.store == nil && result.cloud.counts == [2])
+        #expect(abs(try #require(result.colourSD)[0] - 0.2) < 1e-6)
     }
 }
