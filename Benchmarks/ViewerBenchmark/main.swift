@@ -1,7 +1,7 @@
 // The viewer's frame time, beside `peers/cubes.c` (plain C + OpenGL drawing the same scene):
 // `peers/viewer_bench.sh` builds both and runs them in turn under Xvfb.
 //
-//   ViewerBenchmark VOXELS [FRAMES] [--edl off]
+//   ViewerBenchmark VOXELS [FRAMES] [--edl off] [--points-per-pixel P|inf] [--png STILL.png]
 //
 // Draws a lattice of VOXELS cubes offscreen at 1280×720 through the viewer's own renderer
 // (`OffscreenRenderer`, the shaded strategy, eye-dome lighting as the viewer has it by default)
@@ -12,7 +12,9 @@
 // (`.full`, the whole budget, as a window draws once the camera stops and as a screenshot) and
 // the moving frames (`.interactive`, a quarter of it, as a window draws while the camera moves)
 // are timed separately, and so is the octree's build (inside the renderer's creation) and the
-// first frame (which uploads the nodes it draws).
+// first frame (which uploads the nodes it draws). `--points-per-pixel` sets the level of detail's
+// cap a pixel (`ViewerOptions.pointsPerPixel`; `inf`: the budget alone), `--png` writes the last
+// still frame, to compare pictures drawn under different caps.
 import Foundation
 import PointPaint
 import PointPaintViewer
@@ -47,14 +49,20 @@ func processCPUMilliseconds() -> Double {
 
 var arguments = CommandLine.arguments.dropFirst()
 var options = ViewerOptions()
-if let at = arguments.firstIndex(of: "--edl"), arguments.index(after: at) < arguments.endIndex {
-    options.eyeDomeLighting = arguments[arguments.index(after: at)] != "off"
+/// The value after `flag`, removed from the arguments with it.
+@MainActor func option(_ flag: String) -> String? {
+    guard let at = arguments.firstIndex(of: flag), arguments.index(after: at) < arguments.endIndex else { return nil }
+    let value = arguments[arguments.index(after: at)]
     arguments.removeSubrange(at ... arguments.index(after: at))
+    return value
 }
+if let edl = option("--edl") { options.eyeDomeLighting = edl != "off" }
+if let perPixel = option("--points-per-pixel") { options.pointsPerPixel = Double(perPixel) ?? .infinity }
+let png = option("--png")
 guard let voxels = arguments.first.flatMap({ Int($0) }), voxels >= 1,
       let frames = arguments.dropFirst().first.map({ Int($0) }) ?? 20, frames >= 1
 else {
-    FileHandle.standardError.write(Data("usage: ViewerBenchmark VOXELS [FRAMES] [--edl off]   (both at least 1; needs a display: xvfb-run)\n".utf8))
+    FileHandle.standardError.write(Data("usage: ViewerBenchmark VOXELS [FRAMES] [--edl off] [--points-per-pixel P|inf] [--png STILL.png]   (both at least 1; needs a display: xvfb-run)\n".utf8))
     exit(2)
 }
 
@@ -90,6 +98,10 @@ do {
                      + " over \(times.count) frames\(drawn) (\(renderer.rendererName))")
     }
     lines.append("ViewerBenchmark: \(voxels) voxels: " + String(format: "%.0f ms to open and build the octree, first frame %.0f ms (uploads included)", setup, first))
+    if let png {
+        try renderer.render(detail: .full)
+        try renderer.image().write(to: png)
+    }
     lines.forEach { print($0) }
 } catch {
     FileHandle.standardError.write(Data("ViewerBenchmark: \(error)\n".utf8))

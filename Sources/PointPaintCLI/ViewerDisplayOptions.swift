@@ -24,7 +24,7 @@ struct ViewerDisplayOptions: ParsableArguments {
     var boxBudget = 250_000
     @Option(help: ArgumentHelp(
         "Points drawn at most (keys , and . halve and double it; a quarter while the camera moves).",
-        discussion: "A cloud with more points is drawn through a level-of-detail octree built when it loads (about 0.1 s per million points on one core of the reference machine: Benchmarks/README.md), nearest and largest-on-screen nodes first."))
+        discussion: "A cloud with more points is drawn through a level-of-detail octree built when it loads (about 0.1 s per million points on one core of the reference machine: Benchmarks/README.md), nearest and largest-on-screen nodes first, and then at most 0.75 points a pixel of the window (691,200 at 1280x720): past that, more points mostly land on pixels already drawn."))
     var budget = 2_000_000
     @Option(help: "Eye-dome lighting of points: dark outlines where depth steps, as Potree and CloudCompare shade unlit clouds (key E).")
     var edl: Switch = .on

@@ -12,6 +12,9 @@ struct FrameRequest {
     var boxBudget: Int
     /// Points drawn at most; a cloud within it is drawn whole (what is in view).
     var pointBudget: Int
+    /// Points drawn at most when the cloud is past `pointBudget` and drawn through its level of
+    /// detail (`ViewerOptions.levelOfDetailBudget`: at most `pointBudget`).
+    var levelOfDetailBudget: Int
     /// Past the budget, nodes whose grid spacing covers fewer pixels are not drawn.
     var minimumSpacingPixels: Float = ViewerOptions.minimumSpacingPixels
     /// Whether the strategy's screen-space shading (eye-dome lighting for points) applies.
@@ -176,7 +179,7 @@ final class SceneRenderer {
                            statistics: inout FrameStatistics) -> [(OctreeSelection.Entry, NodeBuffer)] {
         let whole = geometry == .boxes || cloud.count <= request.pointBudget
         statistics.levelOfDetail = !whole
-        var selection = octree.select(view, budget: whole ? .max : request.pointBudget,
+        var selection = octree.select(view, budget: whole ? .max : min(request.levelOfDetailBudget, request.pointBudget),
                                       minimumSpacingPixels: whole ? 0 : request.minimumSpacingPixels)
         statistics.budgetLimited = selection.isBudgetLimited
         var allowance = request.uploadLimit

@@ -59,6 +59,25 @@ public struct ViewerOptions: Sendable {
     /// interactive on a software renderer; the still frame after refines to the full budget.
     public var interactivePointBudget: Int { max(pointBudget / 4, min(pointBudget, 1)) }
 
+    /// Points a frame drawn through the level of detail spends at most for each pixel of its
+    /// viewport, below `pointBudget` when the viewport is small: past about one point a pixel,
+    /// more points land on pixels already covered (hidden surfaces, neighbours within a pixel)
+    /// and change little of the picture but cost the same to draw (see Benchmarks/README.md
+    /// for the pictures compared). `.infinity` leaves only `pointBudget`.
+    public var pointsPerPixel = 0.75
+
+    /// The points a frame of `detail` draws at most through the level of detail in a viewport of
+    /// `width × height`: the budget for the detail (`pointBudget` still, `interactivePointBudget`
+    /// moving), at most `pointsPerPixel` a pixel; a cloud within `pointBudget` is drawn whole.
+    public func levelOfDetailBudget(_ detail: FrameDetail, width: Int, height: Int) -> Int {
+        let budget = detail == .full ? pointBudget : interactivePointBudget
+        let pixels = Double(max(width, 1)) * Double(max(height, 1)) * pointsPerPixel
+        guard pixels.isFinite, pixels < Double(budget) else { return budget }
+        // A moving frame draws a quarter of what the still frame after it draws.
+        let still = max(Int(pixels), 1)
+        return detail == .full ? still : max(still / 4, 1)
+    }
+
     /// Past the point budget, nodes are refined only while their grid spacing covers at least
     /// this many pixels: finer detail than the pixels show is not drawn.
     public static let minimumSpacingPixels: Float = 1.5

@@ -321,6 +321,7 @@ final class ViewerSession {
         guard let renderer else { return }
         let request = FrameRequest(width: width, height: height, background: options.background.rgb, boxBudget: options.boxBudget,
                                    pointBudget: detail == .full ? options.pointBudget : options.interactivePointBudget,
+                                   levelOfDetailBudget: options.levelOfDetailBudget(detail, width: width, height: height),
                                    screenSpaceShading: options.eyeDomeLighting, uploadLimit: uploadLimit)
         lastFrame = try renderer.draw(strategy: strategy, camera: camera, settings: settings(height: height), request: request)
     }
