@@ -117,10 +117,9 @@ struct PaintCommand: ParsableCommand {
         }
         switch try CloudFileKind(path: output) {
         case .ply:
-            let ply = result.plyFile(encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
-                                     comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
-                                     qualityProperties: qualityProperties)
-            try PLYWriter.write(ply, to: output)
+            try result.writePLY(to: output, encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
+                                comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
+                                qualityProperties: qualityProperties)
         case .las where result.store == nil:
             // One record a point, in the cloud's order (unseen points without a colour of their
             // own are black: LAS has no 'painted' flag).

@@ -1,0 +1,134 @@
+/// The points of a cloud one frame can see before any visibility test: those in front of its
+/// camera and inside its image, with their scalar image coordinates and depths, computed as
+/// `Camera.project` does (double precision, the same operations in the same order), so the
+/// candidates, coordinates and counts equal those of a plain loop over every point.
+///
+/// With `CloudBlocks`, a block whose box lies wholly behind the camera plane, or wholly in front
+/// of it and beyond one edge of the image, is counted without projecting its points. A box
+/// decides only with a margin far above the rounding of the per-point arithmetic (a millionth
+/// of the scene's scale), so a block it skips holds no point the loop would have kept.
+struct FrameProjection {
+    /// Indices of the candidates, increasing.
+    var candidates: [UInt32]
+    /// Their scalar image coordinates (0…1, origin top-left).
+    var coordinates: [SIMD2<Float>]
+    /// Their z-depths, metres.
+    var depths: [Float]
+    /// Points at or behind the camera plane.
+    var behind = 0
+    /// Points in front of the camera but outside the image.
+    var outside = 0
+    /// Blocks counted without projecting their points (for tests and profiles).
+    var skippedBlocks = 0
+
+    /// Projects `positions` (finite) through `camera` into an image of `width` × `height`
+    /// pixels, skipping the blocks of `blocks` (made from the same positions) that cannot hold a
+    /// candidate.
+    /// - Complexity: O(points) in the worst case; O(blocks + points of the blocks that reach
+    ///   the image) when the cloud's blocks are compact.
+    init(positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int) {
+        let n = positions.count
+        let m = camera.worldToCamera
+        let k = camera.intrinsics
+        let w = Double(width), h = Double(height)
+        var behind = 0, outside = 0, skipped = 0
+        var found = 0
+        let test = blocks.map { BlockTest(camera: camera, width: w, height: h, magnitude: Double($0.magnitude)) }
+        var coordinates: [SIMD2<Float>] = [], depths: [Float] = []
+        // Room for every point: pages no candidate reaches are never touched.
+        let candidates = [UInt32](unsafeUninitializedCapacity: n) { outIndex, indexCount in
+            coordinates = [SIMD2<Float>](unsafeUninitializedCapacity: n) { outST, stCount in
+                depths = [Float](unsafeUninitializedCapacity: n) { outDepth, depthCount in
+                    positions.withUnsafeBufferPointer { p in
+                        let blockCount = blocks?.count ?? 1
+                        let size = blocks == nil ? n : CloudBlocks.size
+                        for b in 0 ..< blockCount {
+                            let range = b * size ..< min(n, (b + 1) * size)
+                            if let blocks, let test {
+                                switch test.classify(lower: blocks.lower[b], upper: blocks.upper[b]) {
+                                case .behind: behind += range.count; skipped += 1; continue
+                                case .outside: outside += range.count; skipped += 1; continue
+                                case .undecided: break
+                                }
+                            }
+                            for i in range {
+                                let c = m.transformPoint(SIMD3<Double>(p[i]))
+                                guard c.z < 0 else { behind += 1; continue }
+                                let depth = -c.z
+                                let u = k.fx * c.x / depth + k.cx
+                                let v = k.fy * -c.y / depth + k.cy
+                                let s = u / w, t = v / h
+                                guard s >= 0, s < 1, t >= 0, t < 1 else { outside += 1; continue }
+                                outIndex[found] = UInt32(truncatingIfNeeded: i)
+                                outST[found] = SIMD2(Float(s), Float(t))
+                                outDepth[found] = Float(depth)
+                                found += 1
+                            }
+                        }
+                    }
+                    depthCount = found
+                }
+                stCount = found
+            }
+            indexCount = found
+        }
+        self.candidates = candidates
+        self.coordinates = coordinates
+        self.depths = depths
+        self.behind = behind
+        self.outside = outside
+        skippedBlocks = skipped
+    }
+
+    /// Where a block's box lies for one camera.
+    enum BlockSide { case behind, outside, undecided }
+
+    /// The box test of one frame: each condition is linear in camera space, so when all eight
+    /// corners meet it by the margin, every point of the box does.
+    struct BlockTest {
+        let m: Matrix4x4
+        let k: CameraIntrinsics
+        let width: Double, height: Double
+        /// Margins: for depths, and for the image-edge functions (pixels × metres).
+        let depthMargin: Double, edgeMargin: Double
+
+        init(camera: Camera, width: Double, height: Double, magnitude: Double) {
+            m = camera.worldToCamera
+            k = camera.intrinsics
+            self.width = width
+            self.height = height
+            let c = m.columns
+            let linear = [c.0, c.1, c.2].map { max(abs($0.x), abs($0.y), abs($0.z)) }.max()!
+            let translation = max(abs(c.3.x), abs(c.3.y), abs(c.3.z))
+            // A bound on |camera-space coordinate| anywhere in the cloud.
+            let scale = 3 * linear * magnitude + translation + 1
+            let focal = abs(k.fx) + abs(k.fy) + abs(k.cx) + abs(k.cy) + width + height
+            depthMargin = 1e-6 * scale
+            edgeMargin = 1e-7 * focal * scale
+        }
+
+        /// Whether the box [lower, upper] lies wholly behind the camera plane, wholly in front
+        /// of it beyond one image edge, or neither (its points must be projected one by one).
+        func classify(lower: SIMD3<Float>, upper: SIMD3<Float>) -> BlockSide {
+            var allBehind = true, allInFront = true
+            var left = true, right = true, top = true, bottom = true
+            for corner in 0 ..< 8 {
+                let p = SIMD3<Double>(corner & 1 == 0 ? Double(lower.x) : Double(upper.x),
+                                      corner & 2 == 0 ? Double(lower.y) : Double(upper.y),
+                                      corner & 4 == 0 ? Double(lower.z) : Double(upper.z))
+                let c = m.transformPoint(p)
+                let depth = -c.z
+                allBehind = allBehind && c.z > depthMargin
+                allInFront = allInFront && depth > depthMargin
+                // u < 0, u ≥ width, v < 0, v ≥ height, multiplied by the (positive) depth.
+                left = left && k.fx * c.x + k.cx * depth < -edgeMargin
+                right = right && k.fx * c.x + (k.cx - width) * depth > edgeMargin
+                top = top && k.fy * -c.y + k.cy * depth < -edgeMargin
+                bottom = bottom && k.fy * -c.y + (k.cy - height) * depth > edgeMargin
+            }
+            if allBehind { return .behind }
+            if allInFront, left || right || top || bottom { return .outside }
+            return .undecided
+        }
+    }
+}

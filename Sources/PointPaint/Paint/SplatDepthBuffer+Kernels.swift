@@ -1,0 +1,83 @@
+extension SplatDepthBuffer {
+    /// The splat of `init(width:height:focalLength:spacing:coordinates:depths:)` as one kernel
+    /// over raw buffers: every point lowers the nearest depth of the bins its footprint touches.
+    /// The same bins as the initializer's loop (its float arithmetic, clamps and reach), with
+    /// the floor taken by truncation and a compare rather than a call, and the footprint
+    /// clamped to the reach before it becomes an integer (a point nearly at the camera, whose
+    /// footprint is wider than any integer, cannot trap).
+    /// - Parameter nearest: `columns × rows` depths, row by row, infinity where nothing landed.
+    /// - Complexity: O(points × footprint bins).
+    static func splat(into nearest: UnsafeMutableBufferPointer<Float>, columns: Int, rows: Int, binSize: Float,
+                      width: Float, height: Float, focalLength: Float, spacing: Float,
+                      coordinates: UnsafeBufferPointer<SIMD2<Float>>, depths: UnsafeBufferPointer<Float>) {
+        precondition(nearest.count == columns * rows && coordinates.count == depths.count)
+        let reach = maximumReach
+        @inline(__always) func floor(_ v: Float) -> Int {
+            let t = Int(v)
+            return Float(t) > v ? t - 1 : t
+        }
+        let base = nearest.baseAddress!
+        for n in 0 ..< depths.count {
+            let z = depths[n]
+            let u = coordinates[n].x * width, v = coordinates[n].y * height
+            let r = focalLength * spacing / z
+            let cx = Int(u / binSize), cy = Int(v / binSize)
+            // max(cx − reach, ⌊a⌋) = ⌊max(a, cx − reach)⌋ for an integer cx − reach.
+            let x0 = max(0, floor(max((u - r) / binSize, Float(cx - reach))))
+            let x1 = min(columns - 1, floor(min((u + r) / binSize, Float(cx + reach))))
+            let y0 = max(0, floor(max((v - r) / binSize, Float(cy - reach))))
+            let y1 = min(rows - 1, floor(min((v + r) / binSize, Float(cy + reach))))
+            guard x0 <= x1, y0 <= y1 else { continue }
+            for y in y0 ... y1 {
+                let row = base + y * columns
+                for x in x0 ... x1 where z < row[x] { row[x] = z }
+            }
+        }
+    }
+
+    /// `accepts(depth:at:)` for every point at once: the nearest and farthest depth of each
+    /// bin's 3 × 3 neighbourhood are found once for the whole buffer, so each point costs two
+    /// loads and its tolerance. The same answers as `accepts`.
+    /// - Complexity: O(points + bins).
+    func acceptance(depths: [Float], coordinates: [SIMD2<Float>]) -> [Bool] {
+        precondition(depths.count == coordinates.count)
+        // Nearest and farthest of the (clamped) 3 × 3 neighbourhood: rows first, then columns.
+        var rowFront = [Float](repeating: .infinity, count: columns * rows), rowBack = rowFront
+        for j in 0 ..< rows {
+            for i in 0 ..< columns {
+                var lo = Float.infinity, hi = -Float.infinity
+                for x in max(0, i - 1) ... min(columns - 1, i + 1) {
+                    lo = min(lo, nearest[j * columns + x])
+                    hi = max(hi, nearest[j * columns + x])
+                }
+                rowFront[j * columns + i] = lo
+                rowBack[j * columns + i] = hi
+            }
+        }
+        var front = rowFront, back = rowBack
+        for j in 0 ..< rows {
+            for i in 0 ..< columns {
+                var lo = Float.infinity, hi = -Float.infinity
+                for y in max(0, j - 1) ... min(rows - 1, j + 1) {
+                    lo = min(lo, rowFront[y * columns + i])
+                    hi = max(hi, rowBack[y * columns + i])
+                }
+                front[j * columns + i] = lo
+                back[j * columns + i] = hi
+            }
+        }
+        return [Bool](unsafeUninitializedCapacity: depths.count) { out, count in
+            front.withUnsafeBufferPointer { front in
+                back.withUnsafeBufferPointer { back in
+                    for n in 0 ..< depths.count {
+                        let z = depths[n], st = coordinates[n]
+                        let x = min(columns - 1, Int(st.x * width / binSize)), y = min(rows - 1, Int(st.y * height / binSize))
+                        let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
+                        out[n] = z - front[y * columns + x] <= tolerance && back[y * columns + x] - z <= tolerance
+                    }
+                }
+            }
+            count = depths.count
+        }
+    }
+}
