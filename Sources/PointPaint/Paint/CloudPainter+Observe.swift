@@ -41,28 +41,14 @@ extension CloudPainter {
         if mode == .depth { result.statistics.depthFrames = 1 }
         if mode == .zbuffer { result.statistics.zbufferFrames = 1 }
 
-        // Project exactly as `Camera.project` does, keeping the depth for the visibility test.
+        // Project exactly as `Camera.project` does, keeping the depth for the visibility test
+        // (runs of points wholly behind the camera or beyond an image edge skipped as blocks).
         let camera = frame.camera
-        let m = camera.worldToCamera
         let k = camera.intrinsics
-        let width = Double(info.width), height = Double(info.height)
-        var candidates: [UInt32] = []
-        var coordinates: [SIMD2<Float>] = []
-        var depths: [Float] = []
-        cloud.positions.withUnsafeBufferPointer { positions in
-            for i in positions.indices {
-                let c = m.transformPoint(SIMD3<Double>(positions[i]))
-                guard c.z < 0 else { result.statistics.behind += 1; continue }
-                let depth = -c.z
-                let u = k.fx * c.x / depth + k.cx
-                let v = k.fy * -c.y / depth + k.cy
-                let s = u / width, t = v / height
-                guard s >= 0, s < 1, t >= 0, t < 1 else { result.statistics.outside += 1; continue }
-                candidates.append(UInt32(truncatingIfNeeded: i))
-                coordinates.append(SIMD2(Float(s), Float(t)))
-                depths.append(Float(depth))
-            }
-        }
+        let projection = FrameProjection(positions: cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height)
+        result.statistics.behind = projection.behind
+        result.statistics.outside = projection.outside
+        let candidates = projection.candidates, coordinates = projection.coordinates, depths = projection.depths
 
         var accepted: [Bool]
         switch mode {
@@ -72,7 +58,7 @@ extension CloudPainter {
         case .zbuffer:
             let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
                                           spacing: spacing, coordinates: coordinates, depths: depths)
-            accepted = depths.indices.map { buffer.accepts(depth: depths[$0], at: coordinates[$0]) }
+            accepted = buffer.acceptance(depths: depths, coordinates: coordinates)
         case .off, .auto:
             accepted = Array(repeating: true, count: depths.count)
         }
@@ -222,20 +208,12 @@ struct SplatDepthBuffer {
         columns = (width + bin - 1) / bin
         rows = (height + bin - 1) / bin
         var nearest = [Float](repeating: .infinity, count: columns * rows)
-        let reach = Self.maximumReach
-        for n in depths.indices {
-            let z = depths[n]
-            let u = coordinates[n].x * self.width, v = coordinates[n].y * self.height
-            let r = focalLength * spacing / z
-            let cx = Int(u / binSize), cy = Int(v / binSize)
-            let x0 = max(0, max(cx - reach, Int(((u - r) / binSize).rounded(.down))))
-            let x1 = min(columns - 1, min(cx + reach, Int(((u + r) / binSize).rounded(.down))))
-            let y0 = max(0, max(cy - reach, Int(((v - r) / binSize).rounded(.down))))
-            let y1 = min(rows - 1, min(cy + reach, Int(((v + r) / binSize).rounded(.down))))
-            guard x0 <= x1, y0 <= y1 else { continue }
-            for y in y0 ... y1 {
-                for x in x0 ... x1 where z < nearest[y * columns + x] {
-                    nearest[y * columns + x] = z
+        let (columns, rows, binSize, w, h) = (columns, rows, binSize, self.width, self.height)
+        nearest.withUnsafeMutableBufferPointer { out in
+            coordinates.withUnsafeBufferPointer { st in
+                depths.withUnsafeBufferPointer { z in
+                    Self.splat(into: out, columns: columns, rows: rows, binSize: binSize, width: w, height: h,
+                               focalLength: focalLength, spacing: spacing, coordinates: st, depths: z)
                 }
             }
         }

@@ -157,6 +157,9 @@ public struct CloudPainter: Sendable {
     public let weighted: Bool
     /// The cloud's estimated normals, for the incidence weight (empty when unweighted).
     let normals: [PackedNormal]
+    /// The bounding boxes of the cloud's points a block at a time, for skipping runs no frame
+    /// sees (`FrameProjection`).
+    let blocks: CloudBlocks
 
     /// Creates a painting of `cloud` from `source`.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the
@@ -178,6 +181,7 @@ public struct CloudPainter: Sendable {
             throw PointPaintError(.unsupported, file: cloud.path, "expected weighted observations for accumulate best: the best observation is the one of the greatest weight")
         }
         normals = weighted ? cloud.estimatedNormals(spacing: spacing, threads: options.threads) : []
+        blocks = CloudBlocks(cloud.positions)
     }
 
     /// The frame indices this painting visits, in order.
