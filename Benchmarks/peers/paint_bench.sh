@@ -54,7 +54,7 @@ print(f"wrote {out}: {len(positions)} points", file=sys.stderr)
 PY
 
 # Agreement first, on the first 8 frames: the peer fails unless its colours and view counts match.
-"$bin" paint "$cloud" "$capture" -o "$dir/check.ply" --frames ..7 --visibility zbuffer --exposure off --accumulate mean \
+"$bin" paint "$cloud" "$capture" -o "$dir/check.ply" --frames ..7 --visibility zbuffer --exposure off --accumulate mean --weights off \
   --point-spacing 0.005 --float-colors always --quality-properties --quiet >&2
 python3 Benchmarks/peers/paint_numpy.py "$cloud" "$capture" --point-spacing 0.005 --frames 8 --check "$dir/check.ply" --quiet
 
@@ -67,7 +67,7 @@ commands = {
     "numpy": [sys.executable, "Benchmarks/peers/paint_numpy.py", cloud, capture, "--point-spacing", "0.005",
               "-o", os.path.join(d, "numpy.ply"), "--quiet"],
     "pointpaint": [bin_, "paint", cloud, capture, "-o", os.path.join(d, "pointpaint.ply"), "--visibility", "zbuffer",
-                   "--exposure", "off", "--accumulate", "mean", "--point-spacing", "0.005", "--quiet"],
+                   "--exposure", "off", "--accumulate", "mean", "--weights", "off", "--point-spacing", "0.005", "--quiet"],
 }
 print(f"{points} points x {frames} frames of 1920x1440; load before {open('/proc/loadavg').read().split()[:3]}")
 wall = {k: [] for k in commands}
