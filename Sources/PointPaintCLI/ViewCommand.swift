@@ -117,6 +117,9 @@ struct ViewCommand: ParsableCommand {
         if let line { print(line) }
         let budget = drawn.levelOfDetail ? ", \(drawn.voxelsDrawn) drawn by level of detail within the \(options.pointBudget)-point budget" : ""
         print("wrote \(path) (\(options.width)x\(options.height), \(voxels) voxels, \(options.strategy.rawValue)\(budget))")
+        if case .quality(let measure) = MainActor.assumeIsolated({ options.strategy.makeStrategy().colorSource }) {
+            print(QualityHeatMap.legend(measure, for: cloud))
+        }
     }
 }
 

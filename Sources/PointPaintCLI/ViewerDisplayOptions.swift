@@ -4,7 +4,7 @@ import PointPaintViewer
 
 /// How `view` shows the cloud: strategy, size, camera, sizes, background and overlays.
 struct ViewerDisplayOptions: ParsableArguments {
-    @Option(help: "How voxels are drawn.")
+    @Option(help: "How voxels are drawn: shaded or flat boxes, points, the wide-gamut highlight, or a heat map of each voxel's observations (views: a store's sample counts, a PLY's 'views') or of their colours' spread (spread: a PLY's 'colour_sd'; both written by paint --quality-properties).")
     var strategy: StrategyKind = .shaded
     @Option(help: "Window or screenshot size, WIDTHxHEIGHT.")
     var size = PixelSize(width: 1280, height: 720)

@@ -253,6 +253,40 @@ struct RenderingTests {
         #expect(kept.x > 120 && kept.y < 30 && kept.z < 30, "out-of-gamut red should stay red, got \(gamut.pixel(right.x, right.y))")
     }
 
+    @Test("The views and spread heat maps colour voxels by their measure, not their colour; switching uploads again")
+    func qualityHeatMaps() throws {
+        try #require(Viewer.displayAvailable, "no display (DISPLAY is unset): run the viewer tests under xvfb-run -a -s \"-noreset\"")
+        // Two red voxels: the left seen once with no spread, the right 256 times with a spread of 0.1.
+        let cloud = VoxelCloud(voxelSize: 0.3, positions: [SIMD3(-0.5, 0, 0), SIMD3(0.5, 0, 0)],
+                               colors: [SIMD3(1, 0, 0), SIMD3(1, 0, 0)], counts: [1, 256], colourSD: [0, 0.1])
+        let renderer = try OffscreenRenderer(cloud: cloud, options: Render.options(.flat))
+        defer { renderer.close() }
+        let left = SIMD2(Render.width / 4, Render.height / 2), right = SIMD2(Render.width * 3 / 4, Render.height / 2)
+        func pixels(_ kind: StrategyKind) throws -> (SIMD3<Int>, SIMD3<Int>) {
+            renderer.selectStrategy(kind)
+            try renderer.render()
+            let image = renderer.image()
+            if FileManager.default.fileExists(atPath: ".build-viewer-shots") { try? image.write(to: ".build-viewer-shots/quality-\(kind).png") }
+            return (image.pixel(left.x, left.y), image.pixel(right.x, right.y))
+        }
+        // Blue: blue over green over red. Yellow: red and green high, blue low.
+        func blue(_ c: SIMD3<Int>) -> Bool { c.z > c.y + 20 && c.y > c.x && c.x + c.y + c.z < 400 }
+        func yellow(_ c: SIMD3<Int>) -> Bool { c.x > 120 && c.y > 120 && c.z < c.y / 2 }
+        let flat = try pixels(.flat)
+        #expect(isRed(flat.0) && isRed(flat.1))
+        for kind in [StrategyKind.views, .spread] {
+            let (l, r) = try pixels(kind)
+            #expect(blue(l), "\(kind): the left voxel should be blue, got \(l)")
+            #expect(yellow(r), "\(kind): the right voxel should be yellow, got \(r)")
+        }
+        let back = try pixels(.flat)
+        #expect(back == flat, "back to flat, the voxels' own colours are uploaded again")
+        // A cloud without spreads shows grey under spread.
+        let plain = VoxelCloud(voxelSize: 0.3, positions: cloud.positions, colors: cloud.colors)
+        let grey = try Render.image(plain, Render.options(.spread), name: "quality-spread-missing").pixel(left.x, left.y)
+        #expect(grey.x == grey.y && grey.y == grey.z && grey.x > 30, "no colour_sd: grey, got \(grey)")
+    }
+
     @Test("The colour cube is applied in the fragment shader")
     func grading() throws {
         let cloud = VoxelCloud(voxelSize: 0.1, positions: [.zero], colors: [SIMD3(0.9, 0.2, 0.1)])

@@ -25,6 +25,7 @@ final class SentinelStrategy: BaseRenderStrategy {
         uniforms.set("sentinel", Int32(7))
     }
     override func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading { .none }
+    override var colorSource: VoxelColorSource { .quality(.spread) }
 }
 
 /// A strategy relying on the protocol extension's defaults only.
@@ -69,10 +70,11 @@ struct StrategyDispatchTests {
     func dispatchReachesOverrides() {
         let strategies: [any RenderStrategy] = [
             BaseRenderStrategy(), ShadedBoxesStrategy(), FlatBoxesStrategy(), PointsStrategy(), WideGamutStrategy(),
-            SentinelStrategy(),
+            SentinelStrategy(), QualityStrategy(.views),
         ]
         // Within the budget only the points strategies draw points; past it every one does.
-        #expect(strategies.map { $0.geometry(forVoxelCount: 10, boxBudget: 100) } == [.boxes, .boxes, .boxes, .points, .boxes, .points])
+        #expect(strategies.map { $0.geometry(forVoxelCount: 10, boxBudget: 100) } == [.boxes, .boxes, .boxes, .points, .boxes, .points, .boxes])
+        #expect(strategies.map(\.colorSource) == [.color, .color, .color, .color, .color, .quality(.spread), .quality(.views)])
         #expect(strategies.allSatisfy { $0.geometry(forVoxelCount: 1_000_001, boxBudget: 250_000) == .points })
         let gamut = ["gamutTolerance": "\(WideGamutStrategy.tolerance)"]
         let gamutLight = Self.light.merging(gamut) { a, _ in a }
@@ -88,6 +90,8 @@ struct StrategyDispatchTests {
              StrategyBehaviour("points.vert", "points_square.frag", style: .gamut, uniforms: gamutLight.merging(Self.worldSized) { a, _ in a })),
             (StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"], shading: ScreenSpaceShading.none),
              StrategyBehaviour("points.vert", "points.frag", style: .gamut, uniforms: ["sentinel": "7"], shading: ScreenSpaceShading.none)),
+            (StrategyBehaviour("boxes.vert", "boxes_shaded.frag", style: .heatMap, uniforms: Self.light),
+             StrategyBehaviour("points.vert", "points_square.frag", style: .heatMap, uniforms: Self.light.merging(Self.worldSized) { a, _ in a })),
         ]
         for (strategy, expected) in zip(strategies, expected) {
             #expect(StrategyBehaviour(strategy, .boxes) == expected.boxes, "\(type(of: strategy)) drawing boxes")
@@ -100,6 +104,7 @@ struct StrategyDispatchTests {
     func defaults() {
         let defaults: any RenderStrategy = DefaultsOnlyStrategy(), base: any RenderStrategy = BaseRenderStrategy()
         #expect(defaults.preferredGeometry == base.preferredGeometry)
+        #expect(defaults.colorSource == base.colorSource)
         for (count, budget) in [(5, 4), (4, 5)] {
             #expect(defaults.geometry(forVoxelCount: count, boxBudget: budget) == base.geometry(forVoxelCount: count, boxBudget: budget))
         }
@@ -121,7 +126,7 @@ struct StrategyDispatchTests {
         }
     }
 
-    @Test("The grading style is the colour cube while one is set, a pass-through otherwise; the gamut style is always the highlight")
+    @Test("The grading style is the colour cube while one is set, a pass-through otherwise; the gamut style is always the highlight, the heat map never graded")
     func colorStyles() {
         let graded = StrategyShaders(vertex: "boxes.vert", style: .grading, fragment: "boxes_flat.frag")
         #expect(ShaderLibrary.files(of: graded, graded: true).fragment == ["grading.glsl", "boxes_flat.frag"])
@@ -130,6 +135,9 @@ struct StrategyDispatchTests {
         gamut.style = .gamut
         #expect(ShaderLibrary.files(of: gamut, graded: true).fragment == ShaderLibrary.files(of: gamut, graded: false).fragment)
         #expect(ShaderLibrary.files(of: gamut, graded: false) == (["boxes.vert"], ["gamut.glsl", "boxes_flat.frag"]))
+        var heat = graded
+        heat.style = .heatMap
+        #expect(ShaderLibrary.files(of: heat, graded: true) == (["boxes.vert"], ["ungraded.glsl", "boxes_flat.frag"]))
     }
 }
 

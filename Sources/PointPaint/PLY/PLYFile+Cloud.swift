@@ -22,7 +22,7 @@ extension PLYFile {
 
     /// The `vertex` element's x, y, z as a cloud with its colours (gamma-encoded; integer
     /// channels scaled by their type's maximum, float channels taken as they are; white when the
-    /// file has no colour). The voxel size comes from a `comment voxel_size S` line when present.
+    /// file has no colour), and its `views` and `colour_sd` when it has them (`qualityColumns`). The voxel size comes from a `comment voxel_size S` line when present.
     /// `file` names the source in errors.
     ///
     /// Boxes (as `PLYWriter` writes them with `.boxes`) become one voxel each again: when the file
@@ -61,7 +61,29 @@ extension PLYFile {
             colors = Array(repeating: SIMD3(1, 1, 1), count: n)
         }
         if let boxes = try boxVoxels(positions: positions, colors: colors, file: file) { return boxes }
-        return VoxelCloud(voxelSize: voxelSize, positions: positions, colors: colors)
+        let (counts, spread) = qualityColumns(vertex)
+        return VoxelCloud(voxelSize: voxelSize, positions: positions, colors: colors, counts: counts, colourSD: spread)
+    }
+
+    /// The names of the per-vertex quality properties `pointpaint paint --quality-properties`
+    /// writes: observations of each vertex, and the spread of their colours.
+    static let viewsName = "views", colourSDName = "colour_sd"
+
+    /// The `views` and `colour_sd` columns of `vertex` when it has them (scalars of any type):
+    /// views as counts (rounded, negative and NaN as 0), the spread as floats.
+    func qualityColumns(_ vertex: PLYElement) -> (counts: [UInt32]?, colourSD: [Float]?) {
+        var counts: [UInt32]?, spread: [Float]?
+        if let p = vertex[property: Self.viewsName], case .scalar = p.type {
+            counts = p.values.floats().map(Self.viewCount)
+        }
+        if let p = vertex[property: Self.colourSDName], case .scalar = p.type { spread = p.values.floats() }
+        return (counts, spread)
+    }
+
+    /// A `views` value as a count: rounded, NaN and negatives 0, past `UInt32.max` the maximum.
+    @inline(__always)
+    static func viewCount(_ value: Float) -> UInt32 {
+        value.isNaN || value <= 0 ? 0 : value >= 4_294_967_296 ? .max : UInt32(value.rounded())
     }
 
     /// Whether a `comment geometry boxes` line says the vertices are cube corners.
@@ -191,6 +213,11 @@ extension PLYReader {
             guard found.count == 3, found.allSatisfy({ $0.type == .uint8 || $0.type == .float32 }) else { return nil }
             channels = found
         }
+        // The quality properties as paint writes them (uint views, float colour_sd); other types
+        // take the full path.
+        let views = field(PLYFile.viewsName), spreadField = field(PLYFile.colourSDName)
+        if let views, views.type != .uint32 { return nil }
+        if let spreadField, spreadField.type != .float32 { return nil }
         let n = records.count
         let swap = header.encoding == .binaryBigEndian
         @inline(__always) func value(_ i: Int, _ f: (offset: Int, type: PLYScalarType)) -> Float {
@@ -201,6 +228,18 @@ extension PLYReader {
                 return Float(Double(bitPattern: records.load(UInt64.self, record: i, offset: f.offset, byteSwapped: swap)))
             default:
                 return Float(bitPattern: records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap))
+            }
+        }
+        let counts = views.map { f in
+            [UInt32](unsafeUninitializedCapacity: n) { out, initialized in
+                for i in 0 ..< n { out[i] = records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap) }
+                initialized = n
+            }
+        }
+        let spread = spreadField.map { f in
+            [Float](unsafeUninitializedCapacity: n) { out, initialized in
+                for i in 0 ..< n { out[i] = value(i, f) }
+                initialized = n
             }
         }
         let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
@@ -216,6 +255,6 @@ extension PLYReader {
         } else {
             colors = Array(repeating: SIMD3(1, 1, 1), count: n)
         }
-        return VoxelCloud(voxelSize: header.voxelSize, positions: positions, colors: colors)
+        return VoxelCloud(voxelSize: header.voxelSize, positions: positions, colors: colors, counts: counts, colourSD: spread)
     }
 }

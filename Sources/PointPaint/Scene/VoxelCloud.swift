@@ -9,18 +9,29 @@ public struct VoxelCloud: Sendable, Equatable {
     /// Gamma-encoded extended sRGB (sRGB primaries and transfer, unclamped: wide-colour values
     /// may lie outside 0…1).
     public var colors: [SIMD3<Float>]
-    /// Observations that went into each voxel (1 for plain points).
+    /// Observations that went into each voxel (1 for plain points; a PLY file's `views` when it
+    /// has them, 0 for a point no frame saw).
     public var counts: [UInt32]
+    /// Per voxel, the standard deviation of its observations' colours in linear light (the largest
+    /// channel's, as `pointpaint paint --quality-properties` writes it in `colour_sd`), or nil when
+    /// the cloud does not carry it.
+    public var colourSD: [Float]?
 
     /// Creates a cloud; the arrays must have the same length. `counts` defaults to all ones.
-    public init(voxelSize: Float?, positions: [SIMD3<Float>], colors: [SIMD3<Float>], counts: [UInt32]? = nil) {
+    public init(voxelSize: Float?, positions: [SIMD3<Float>], colors: [SIMD3<Float>], counts: [UInt32]? = nil,
+                colourSD: [Float]? = nil) {
         precondition(positions.count == colors.count, "positions and colours differ in length")
         self.voxelSize = voxelSize
         self.positions = positions
         self.colors = colors
         self.counts = counts ?? Array(repeating: 1, count: positions.count)
+        self.colourSD = colourSD
         precondition(self.counts.count == positions.count, "positions and counts differ in length")
+        precondition(colourSD.map { $0.count == positions.count } ?? true, "positions and colour spreads differ in length")
     }
+
+    /// Whether `counts` says more than "one observation a voxel" (some count differs from 1).
+    public var hasViewCounts: Bool { counts.contains { $0 != 1 } }
 
     /// Number of voxels.
     public var count: Int { positions.count }

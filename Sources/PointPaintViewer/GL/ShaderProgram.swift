@@ -148,11 +148,13 @@ final class ShaderLibrary {
     }
 
     /// The files a strategy's program is built from: the `.grading` style is `grading.glsl` when
-    /// `graded`, else `ungraded.glsl` (a pass-through, so ungraded frames pay nothing for the cube).
+    /// `graded`, else `ungraded.glsl` (a pass-through, so ungraded frames pay nothing for the cube);
+    /// `.heatMap` is always the pass-through.
     nonisolated static func files(of shaders: StrategyShaders, graded: Bool) -> (vertex: [String], fragment: [String]) {
         let style = switch shaders.style {
         case .grading: graded ? "grading.glsl" : "ungraded.glsl"
         case .gamut: "gamut.glsl"
+        case .heatMap: "ungraded.glsl"
         }
         return ([shaders.vertex], [style, shaders.fragment])
     }

@@ -19,12 +19,13 @@ final class NodeBuffer {
     /// Points between consecutive vertices the points array reads.
     private var pointStep = 0
 
-    /// Uploads slots `range` of `points` (indices into `cloud`): all of them when the buffer must
-    /// grow, to half as much again as needed when `growing` (a live cloud's nodes fill up).
-    /// `scratch` is reused between calls.
+    /// Uploads slots `range` of `points` (indices into `cloud`) with their colours from `source`:
+    /// all of them when the buffer must grow, to half as much again as needed when `growing` (a
+    /// live cloud's nodes fill up). `scratch` is reused between calls.
     /// - Returns: the bytes uploaded.
     @discardableResult
-    func upload(_ indices: [UInt32], slots range: Range<Int>, of cloud: VoxelCloud, growing: Bool, scratch: inout [Float]) -> Int {
+    func upload(_ indices: [UInt32], slots range: Range<Int>, of cloud: VoxelCloud, colors source: VoxelColorSource = .color,
+                growing: Bool, scratch: inout [Float]) -> Int {
         var range = range.clamped(to: 0 ..< indices.count)
         if indices.count > capacity {
             capacity = growing ? max(indices.count + indices.count / 2, 256) : indices.count
@@ -42,7 +43,8 @@ final class NodeBuffer {
                     var o = 0
                     for slot in range {
                         let i = Int(indices[slot])
-                        let p = positions[i], c = colors[i]
+                        let p = positions[i]
+                        let c = source == .color ? colors[i] : QualityHeatMap.color(of: i, in: cloud, source: source)
                         out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z
                         out[o + 3] = c.x; out[o + 4] = c.y; out[o + 5] = c.z
                         o += 6

@@ -14,6 +14,9 @@ public enum ColorStyle: String, Sendable, CaseIterable {
     case grading
     /// The wide-gamut highlight (`gamut.glsl`): colours inside sRGB grey, others keep their colour.
     case gamut
+    /// The colour as uploaded, never graded (`ungraded.glsl` whether a colour cube is set or
+    /// not): for heat maps, whose colours are the message.
+    case heatMap
 }
 
 /// A screen-space pass over what a strategy drew, applied by the renderer after the voxels and
@@ -78,6 +81,8 @@ public protocol RenderStrategy: AnyObject {
     func configure(_ uniforms: any UniformSink, settings: RenderSettings, geometry: StrategyGeometry)
     /// The screen-space pass after drawing `geometry`.
     func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading
+    /// What colour each voxel is uploaded with: its own, or a heat map of a quality measure.
+    var colorSource: VoxelColorSource { get }
 }
 
 extension RenderStrategy {
@@ -97,6 +102,8 @@ extension RenderStrategy {
     public func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading {
         StrategyDefaults.screenSpaceShading(for: geometry)
     }
+    /// The voxels' own colours.
+    public var colorSource: VoxelColorSource { StrategyDefaults.colorSource }
 }
 
 /// The one body of each `RenderStrategy` default, called by the protocol extension and by
@@ -127,6 +134,8 @@ enum StrategyDefaults {
     static func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading {
         geometry == .points ? .eyeDome : .none
     }
+
+    static let colorSource = VoxelColorSource.color
 }
 
 /// The base strategy: implements every requirement itself (unlit boxes, a points fallback past
@@ -156,6 +165,9 @@ open class BaseRenderStrategy: RenderStrategy {
     open func screenSpaceShading(for geometry: StrategyGeometry) -> ScreenSpaceShading {
         StrategyDefaults.screenSpaceShading(for: geometry)
     }
+
+    /// The voxels' own colours.
+    open var colorSource: VoxelColorSource { StrategyDefaults.colorSource }
 }
 
 /// Instanced cubes lit per face by a light fixed to the camera: the default.
@@ -218,6 +230,29 @@ public final class WideGamutStrategy: ShadedBoxesStrategy {
     }
 }
 
+/// Shaded boxes (or points past the budget) coloured by a heat map of each voxel's quality
+/// (`QualityHeatMap`): how many observations it has, or how much their colours spread. The
+/// colour cube does not apply: the map is what is shown.
+public final class QualityStrategy: ShadedBoxesStrategy {
+    /// The measure shown.
+    public let measure: VoxelQuality
+
+    /// A strategy showing `measure`.
+    public init(_ measure: VoxelQuality) {
+        self.measure = measure
+    }
+
+    /// The heat map of `measure`.
+    public override var colorSource: VoxelColorSource { .quality(measure) }
+
+    /// The shaded boxes (or square points) without the colour cube (the `.heatMap` style).
+    public override func shaders(for geometry: StrategyGeometry) -> StrategyShaders {
+        var shaders = super.shaders(for: geometry)
+        shaders.style = .heatMap
+        return shaders
+    }
+}
+
 /// The strategies `--strategy` names, in the order the viewer cycles through them.
 public enum StrategyKind: String, Sendable, CaseIterable {
     /// `ShadedBoxesStrategy`: shaded boxes (per-face light).
@@ -228,6 +263,10 @@ public enum StrategyKind: String, Sendable, CaseIterable {
     case points
     /// `WideGamutStrategy`: wide-gamut highlight (in-sRGB grey).
     case gamut
+    /// `QualityStrategy(.views)`: heat map of each voxel's observations.
+    case views
+    /// `QualityStrategy(.spread)`: heat map of the spread of each voxel's observed colours.
+    case spread
 
     /// A new instance of the strategy.
     @MainActor
@@ -237,6 +276,8 @@ public enum StrategyKind: String, Sendable, CaseIterable {
         case .flat: FlatBoxesStrategy()
         case .points: PointsStrategy()
         case .gamut: WideGamutStrategy()
+        case .views: QualityStrategy(.views)
+        case .spread: QualityStrategy(.spread)
         }
     }
 }

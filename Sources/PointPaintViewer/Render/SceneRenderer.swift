@@ -78,6 +78,9 @@ final class SceneRenderer {
     private(set) var bytesUploaded = 0
     /// Whether the cloud grows (a live replay): node buffers get room to grow.
     private var live = false
+    /// The colours the node buffers hold: the voxels' own or a quality heat map (a strategy
+    /// asking for others drops every buffer, and nodes upload again as they are drawn).
+    private(set) var colorSource = VoxelColorSource.color
 
     /// Creates the buffers; needs a current OpenGL 3.3 context.
     init(library: ShaderLibrary) {
@@ -139,7 +142,8 @@ final class SceneRenderer {
         for (node, slots) in changes where Int(node) < nodeBuffers.count {
             guard let buffer = nodeBuffers[Int(node)] else { continue }
             for run in slots.rangeView {
-                bytesUploaded += buffer.upload(octree.nodes[Int(node)].points, slots: run, of: cloud, growing: live, scratch: &scratch)
+                bytesUploaded += buffer.upload(octree.nodes[Int(node)].points, slots: run, of: cloud, colors: colorSource,
+                                               growing: live, scratch: &scratch)
             }
         }
     }
@@ -152,7 +156,7 @@ final class SceneRenderer {
         guard points.count <= allowance else { return nil }
         allowance -= points.count
         let buffer = NodeBuffer()
-        bytesUploaded += buffer.upload(points, slots: 0 ..< points.count, of: cloud, growing: live, scratch: &scratch)
+        bytesUploaded += buffer.upload(points, slots: 0 ..< points.count, of: cloud, colors: colorSource, growing: live, scratch: &scratch)
         nodeBuffers[node] = buffer
         return buffer
     }
@@ -219,6 +223,10 @@ final class SceneRenderer {
         glGetIntegerv(GLe(GL_DRAW_FRAMEBUFFER_BINDING), &target)
         let geometry = strategy.geometry(forVoxelCount: cloud.count, boxBudget: request.boxBudget)
         statistics.geometry = geometry
+        if strategy.colorSource != colorSource {
+            colorSource = strategy.colorSource
+            nodeBuffers = []
+        }
         let shaded = request.screenSpaceShading && strategy.screenSpaceShading(for: geometry) == .eyeDome
         if shaded { try eyeDome.beginScene(width: request.width, height: request.height) }
         statistics.eyeDomeLighting = shaded

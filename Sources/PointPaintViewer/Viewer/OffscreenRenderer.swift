@@ -55,6 +55,12 @@ public final class OffscreenRenderer {
     /// The camera.
     public var camera: OrbitCamera { session.camera }
 
+    /// Draws with `kind` from the next frame on (a heat map strategy uploads the nodes again with
+    /// its colours, as switching in the window does).
+    public func selectStrategy(_ kind: StrategyKind) {
+        session.selectStrategy(kind)
+    }
+
     /// The last frame as an RGB image, rows top to bottom.
     public func image() -> PNGImage {
         let pixels = framebuffer?.readRGB() ?? []

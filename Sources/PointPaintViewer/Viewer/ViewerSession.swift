@@ -145,7 +145,8 @@ final class ViewerSession {
         guard !cloud.positions.allSatisfy({ $0.hasFiniteCoordinates }) else { return cloud }
         let keep = cloud.positions.indices.filter { cloud.positions[$0].hasFiniteCoordinates }
         return VoxelCloud(voxelSize: cloud.voxelSize, positions: keep.map { cloud.positions[$0] },
-                          colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] })
+                          colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] },
+                          colourSD: cloud.colourSD.map { spread in keep.map { spread[$0] } })
     }
 
     // MARK: Strategies and sizes

@@ -36,7 +36,8 @@ final class ViewerWindow {
           scroll          zoom to the cursor
           click           print the voxel under the cursor; a second click measures
                           the distance and height difference to it (Esc clears)
-          1 2 3 4         \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", ")); S cycles (shift: back)
+          1 … \(StrategyKind.allCases.count)           \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", "));
+                          S cycles (shift: back); views and spread are heat maps
           W               wide-gamut highlight on/off
           + / -           point or box size
           B  A  G         background, axes, grid
@@ -243,9 +244,16 @@ final class ViewerWindow {
         let hex = String(format: "#%02X%02X%02X", rgb8.x, rgb8.y, rgb8.z)
         let outside = [c.x, c.y, c.z].contains { $0 < 0 || $0 > 1 } ? " (outside sRGB)" : ""
         say(String(format: "voxel %d: position (%.4f, %.4f, %.4f)  colour (%.4f, %.4f, %.4f) ≈ ", i, p.x, p.y, p.z, c.x, c.y, c.z)
-              + hex + outside + "  count \(cloud.counts[i])")
+              + hex + outside + "  count \(cloud.counts[i])"
+              + (cloud.colourSD.map { String(format: "  colour_sd %.4f", $0[i]) } ?? ""))
         if let measurement = session.measure(voxel: i) { say("measured: " + measurement.description) }
         needsRedraw = true
+    }
+
+    /// The heat map's legend when the strategy now drawing is one.
+    private func sayLegend() {
+        guard case .quality(let measure) = session.strategy.colorSource else { return }
+        say(QualityHeatMap.legend(measure, for: session.cloud))
     }
 
     // MARK: Keys
@@ -264,8 +272,12 @@ final class ViewerWindow {
                 quit = true
             }
         case GLFW_KEY_H: say(Self.help)
-        case GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4: session.selectStrategy(StrategyKind.allCases[Int(key - GLFW_KEY_1)])
-        case GLFW_KEY_S: session.cycleStrategy(backwards: shift)
+        case GLFW_KEY_1 ..< GLFW_KEY_1 + Int32(StrategyKind.allCases.count):
+            session.selectStrategy(StrategyKind.allCases[Int(key - GLFW_KEY_1)])
+            sayLegend()
+        case GLFW_KEY_S:
+            session.cycleStrategy(backwards: shift)
+            sayLegend()
         case GLFW_KEY_W: session.toggleGamutHighlight()
         case GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD: session.scaleSize(by: 1.25)
         case GLFW_KEY_MINUS, GLFW_KEY_KP_SUBTRACT: session.scaleSize(by: 0.8)

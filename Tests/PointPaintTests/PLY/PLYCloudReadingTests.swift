@@ -12,6 +12,18 @@ struct PLYCloudReadingTests {
         return path
     }
 
+    /// `ply` written to a file and read back by `readCloud` (one pass when it can), after checking
+    /// that the full parse gives the same cloud.
+    private static func readBothWays(_ ply: PLYFile) throws -> VoxelCloud {
+        let bytes = PLYWriter.encode(ply)
+        let path = try temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let direct = try PLYReader.readCloud(path: path)
+        let parsed = try PLYReader.read(bytes: bytes, file: path).cloud(file: path)
+        #expect(direct == parsed)
+        return direct
+    }
+
     /// A vertex element with doubles or floats for x, y, z, colours of `colorType`, an extra
     /// property in between, and an element before and after the vertices.
     private static func file(_ encoding: PLYEncoding, positionType: PLYScalarType, colorType: PLYScalarType?) -> PLYFile {
@@ -43,16 +55,50 @@ struct PLYCloudReadingTests {
     func equalsFullParse(encoding: PLYEncoding, positionType: PLYScalarType) throws {
         for colorType in [PLYScalarType.uint8, .float32, .uint16, nil] {
             let ply = Self.file(encoding, positionType: positionType, colorType: colorType)
-            let bytes = PLYWriter.encode(ply)
-            let path = try Self.temporaryFile(bytes)
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let direct = try PLYReader.readCloud(path: path)
-            let parsed = try PLYReader.read(bytes: bytes, file: path).cloud(file: path)
-            #expect(direct == parsed)
+            let direct = try Self.readBothWays(ply)
             #expect(direct.count == 5)
             #expect(direct.voxelSize == 0.125)
             #expect(direct.positions[1] == SIMD3(-1.25, 1e6, -2.5))
             if colorType != nil { #expect(direct.colors[0].x == 1 && direct.colors[0].y == 0) }
+        }
+    }
+
+    @Test("'views' and 'colour_sd' become the cloud's counts and colour spreads, in one pass or parsed, whatever their type",
+          arguments: [PLYEncoding.binaryLittleEndian, .binaryBigEndian, .ascii],
+          [PLYScalarType.uint32, .uint16, .float32])
+    func qualityProperties(encoding: PLYEncoding, viewsType: PLYScalarType) throws {
+        let views: [Double] = [0, 1, 7, 260]
+        let spread: [Float] = [0, 0.5, 0.0125, 0.25]
+        let ply = PLYFile(encoding: encoding, comments: [], elements: [
+            PLYElement(name: "vertex", count: 4, properties: [
+                PLYProperty(name: "x", values: .float32([0, 1, 2, 3])),
+                PLYProperty(name: "y", values: .float32([0, 0, 0, 0])),
+                PLYProperty(name: "z", values: .float32([0, 0, 0, 0])),
+                PLYProperty(name: "red", values: .uint8([255, 0, 0, 9])),
+                PLYProperty(name: "green", values: .uint8([0, 255, 0, 9])),
+                PLYProperty(name: "blue", values: .uint8([0, 0, 255, 9])),
+                PLYProperty(name: "views", values: PLYColumn(viewsType, doubles: views)),
+                PLYProperty(name: "colour_sd", values: .float32(spread)),
+            ]),
+        ])
+        let direct = try Self.readBothWays(ply)
+        #expect(direct.counts == [0, 1, 7, 260])
+        #expect(direct.colourSD == spread)
+        #expect(direct.hasViewCounts)
+    }
+
+    @Test("paint's PLY with --quality-properties reads back with its views and spreads; without them the counts are ones")
+    func paintedQualityRoundTrip() throws {
+        let cloud = VoxelCloud(voxelSize: nil, positions: [SIMD3(0, 0, 1), SIMD3(1, 0, 1), SIMD3(2, 0, 1)],
+                               colors: [SIMD3(0.25, 0.5, 0.75), SIMD3(1, 1, 1), SIMD3(0, 0, 0)], counts: [3, 0, 12])
+        let result = PaintResult(cloud: cloud, painted: [true, false, true], statistics: CloudPainter.Statistics(),
+                                 colourSD: [0.03, 0, 0.001])
+        for quality in [true, false] {
+            let bytes = PLYWriter.encode(result.plyFile(qualityProperties: quality))
+            let read = try PLYReader.readCloud(bytes: bytes, file: "painted.ply")
+            #expect(read.counts == (quality ? [3, 0, 12] : [1, 1, 1]))
+            #expect(read.colourSD == (quality ? [0.03, 0, 0.001] : nil))
+            #expect(read.hasViewCounts == quality)
         }
     }
 
