@@ -143,7 +143,7 @@ struct PaintCommand: ParsableCommand {
     /// The lines printed after painting.
     static func summary(_ result: PaintResult, cloud: PaintCloud, painter: CloudPainter, seconds: Double, output: String) -> String {
         let s = result.statistics
-        var text = String(format: "painted %d points from %d frames in %.2f s (%.0f frames/s): %d observations; %d projections skipped (%d behind the camera, %d outside the image, %d hidden)",
+        var text = String(format: "painted %d points from %d frames in %.2f s (%.3g frames/s): %d observations; %d projections skipped (%d behind the camera, %d outside the image, %d hidden)",
                           s.points, s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.observations,
                           s.behind + s.outside + s.hidden, s.behind, s.outside, s.hidden)
         var tests: [String] = []
