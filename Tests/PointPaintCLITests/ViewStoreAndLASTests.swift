@@ -28,4 +28,25 @@ struct ViewStoreAndLASTests {
         let info = try StoreCommandsTests.run(["info", dir + "/x.las"])
         #expect(info.stdout.contains("LAS 1.4, point format 7") && info.stdout.contains("voxel size: 0.05"))
     }
+
+    @Test("the views heat map of a store shows its sample counts; a PLY without views says it has none, and differs")
+    func viewsHeatMap() throws {
+        try ViewCommandTests.requireDisplay()
+        let (dir, capture) = try StoreCommandsTests.capture()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StoreCommandsTests.run(["replay", capture, "-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--quiet"])
+        try StoreCommandsTests.run(["replay", capture, "-o", dir + "/x.ply", "--voxel-size", "0.05", "--quiet"])
+        var lines: [String: String] = [:]
+        for input in ["x.ppstore", "x.ply"] {
+            let run = try StoreCommandsTests.run(["view", dir + "/" + input, "--screenshot", dir + "/\(input).png", "--size", "96x64",
+                                                  "--background", "black", "--strategy", "views", "--yaw", "30", "--pitch", "20"])
+            lines[input] = run.stdout
+        }
+        #expect(lines["x.ppstore"]?.contains("views: observations a voxel") == true)
+        #expect(lines["x.ppstore"]?.contains("no view counts") == false, "a store keeps each voxel's sample count")
+        #expect(lines["x.ply"]?.contains("no view counts") == true, "replay's PLY has no views property")
+        let store = try PNGImage(contentsOf: dir + "/x.ppstore.png"), ply = try PNGImage(contentsOf: dir + "/x.ply.png")
+        #expect(ViewCommandTests.foreground(store) == ViewCommandTests.foreground(ply), "the same voxels drawn")
+        #expect(store.samples8 != ply.samples8, "coloured by their counts, not all as one")
+    }
 }
