@@ -10,7 +10,7 @@ func storeReport(path: String) throws -> String {
     func f(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
     var lines = ["\(path): PointPaint store, \(info.voxelCount) voxel\(info.voxelCount == 1 ? "" : "s") in \(reader.chunkCount) chunk\(reader.chunkCount == 1 ? "" : "s"), \(reader.byteCount) bytes"]
     lines.append("  voxel size: \(info.voxelSize)")
-    lines.append("  accumulation: \(info.policy.rawValue)")
+    lines.append("  accumulation: \(info.policy.rawValue)" + (info.contents.isEmpty ? "" : ", voxels keep \(info.contents)"))
     lines.append("  colour space: \(info.colorSpace)")
     lines.append("  samples: \(info.sampleCount)" + (info.rejectedCount > 0 ? " (\(info.rejectedCount) refused)" : ""))
     let what = p.kind == .replay ? "replay of \(p.frameCount) frame\(p.frameCount == 1 ? "" : "s")" : "voxelised points"

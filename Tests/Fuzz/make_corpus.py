@@ -430,27 +430,47 @@ def crc32c(data, crc=0):
     return crc ^ 0xFFFFFFFF
 
 
-def store_bytes(voxels, chunk_capacity=2, policy=0, source=b"synth", grade=None):
-    """A .ppstore file of `voxels` ((code, r, g, b, count, first, last), codes increasing), laid
-    out as StoreFile+Format.swift describes."""
+def morton_cell(code):
+    """The cell (x, y, z) of a Morton code: bits 0, 1, 2 of each triple are x, y, z, each field
+    biased by 2^20 (VoxelKey+Morton.swift)."""
+    fields = [0, 0, 0]
+    for bit in range(21):
+        for axis in range(3):
+            fields[axis] |= ((code >> (3 * bit + axis)) & 1) << bit
+    return tuple(f - (1 << 20) for f in fields)
+
+
+def store_bytes(voxels, chunk_capacity=2, policy=0, source=b"synth", grade=None, contents=0):
+    """A .ppstore file of `voxels` ((code, r, g, b, count, first, last), codes increasing, then
+    the weight sum when `contents` has bit 0 and three sums of squares when it has bit 1), laid
+    out as StoreFile+Format.swift describes: version 1 when `contents` is 0, else 2."""
+    record = "<QqqqIII" + ("Q" if contents & 1 else "") + ("qqq" if contents & 2 else "")
     strings = source + (grade or b"")
     header_bytes = 128 + len(strings) + 4
     chunks = [voxels[i:i + chunk_capacity] for i in range(0, len(voxels), chunk_capacity)]
     body, index = b"", []
     offset = header_bytes
     for chunk in chunks:
-        payload = b"".join(struct.pack("<QqqqIII", *v) for v in chunk)
+        payload = b"".join(struct.pack(record, *v) for v in chunk)
         head = b"PPCK" + struct.pack("<IQQI", len(chunk), chunk[0][0], chunk[-1][0], crc32c(payload))
         head += struct.pack("<I", crc32c(head))
         index.append((offset, chunk[0][0], chunk[-1][0], len(chunk)))
         body += head + payload
         offset += len(head) + len(payload)
-    index_bytes = b"PPIX" + struct.pack("<IQ", 0, len(chunks)) + b"".join(struct.pack("<QQQII", o, f, l, n, 0) for o, f, l, n in index)
+    samples_a_chunk = 2  # each entry's sample codes: the codes of its voxels floor(j * n / 2)
+    entries = []
+    for (o, f, l, n), chunk in zip(index, chunks):
+        codes = [chunk[j * n // samples_a_chunk][0] for j in range(samples_a_chunk)]
+        entries.append(struct.pack("<QQQII", o, f, l, n, 0) + struct.pack("<%dQ" % samples_a_chunk, *codes))
+    index_bytes = b"PPIX" + struct.pack("<IQ", samples_a_chunk, len(chunks)) + b"".join(entries)
     index_bytes += struct.pack("<I", crc32c(index_bytes))
     samples = sum(v[4] for v in voxels)
-    fixed = (b"\x89PPS\r\n\x1a\n" + struct.pack("<IIfBBBB", 1, header_bytes, 0.05, policy, 0, 1, 0)
+    cells = [morton_cell(v[0]) for v in voxels] or [(0, 0, 0)]
+    low = [min(c[k] for c in cells) for k in range(3)] if voxels else [0, 0, 0]
+    high = [max(c[k] for c in cells) for k in range(3)] if voxels else [0, 0, 0]
+    fixed = (b"\x89PPS\r\n\x1a\n" + struct.pack("<IIfBBBB", 2 if contents else 1, header_bytes, 0.05, policy, 0, 1, contents)
              + struct.pack("<QQQQQQ", len(voxels), samples, 0, 2, len(chunks), offset)
-             + struct.pack("<iiiiii", 0, 0, 0, 3, 3, 3) + struct.pack("<III", chunk_capacity, len(source), len(grade) if grade is not None else 0xFFFFFFFF)
+             + struct.pack("<iiiiii", *low, *high) + struct.pack("<III", chunk_capacity, len(source), len(grade) if grade is not None else 0xFFFFFFFF)
              + b"\0" * 20)
     assert len(fixed) == 128
     header = fixed + strings
@@ -462,6 +482,8 @@ def stores():
     put("store", "five-voxels.ppstore", store_bytes(voxels))
     put("store", "latest-grade.ppstore", store_bytes(voxels[:3], chunk_capacity=8, policy=1, grade=b"look: warm"))
     put("store", "empty.ppstore", store_bytes([]))
+    weighted = [v + (200, 3 << 40, 4 << 40, 5 << 40) for v in voxels]
+    put("store", "weighted-spread.ppstore", store_bytes(weighted, chunk_capacity=4, contents=3))
 
 
 # --- .las ---------------------------------------------------------------------------------------

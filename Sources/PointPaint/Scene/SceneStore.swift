@@ -297,7 +297,7 @@ extension SceneStore {
         }
 
         func color(_ policy: AccumulationPolicy) -> SIMD3<Float> {
-            StoredVoxel.color(r: r, g: g, b: b, count: count, policy: policy)
+            StoredVoxel.color(r: r, g: g, b: b, count: Double(count), policy: policy)
         }
 
         /// The record as a store file holds it.

@@ -12,6 +12,11 @@
 ///   sum below 2⁶² in magnitude.
 /// - `latest` / `first`: `r`, `g`, `b` hold the kept sample's `Float` bit patterns (low 32 bits,
 ///   the rest zero); its frame is `last` (latest) or `first` (first).
+/// - Weighted (`StoreContents.weights`, `mean` only): each sample carries a whole-number weight w
+///   of 1…255 (`ObservationWeight`); `r`, `g`, `b` are Σ w · c and `weight` is Σ w, so the colour
+///   is the weighted mean. Unweighted voxels keep `weight` 0 (every sample weighs 1).
+/// - With the spread (`StoreContents.spread`, `mean` only): `r2`, `g2`, `b2` are Σ w · c² in the
+///   same fixed point (each c² clamped to 4096, as c is to ±64), so the voxel has a variance.
 package struct StoredVoxel: Sendable, Equatable {
     /// `VoxelKey.mortonCode` of the voxel's cell.
     package var code: UInt64
@@ -23,6 +28,10 @@ package struct StoredVoxel: Sendable, Equatable {
     package var first: UInt32
     /// Greatest frame index among its samples.
     package var last: UInt32
+    /// Σ w of a weighted voxel; 0 when unweighted.
+    package var weight: UInt64 = 0
+    /// Σ w · c² of each channel when the spread is kept; 0 otherwise.
+    package var r2: Int64 = 0, g2: Int64 = 0, b2: Int64 = 0
 
     /// Creates a voxel from its fields.
     @inline(__always)
@@ -39,19 +48,32 @@ package struct StoredVoxel: Sendable, Equatable {
     /// The voxel's cell.
     package var key: VoxelKey { VoxelKey(mortonCode: code) }
 
-    /// Linear-light extended sRGB colour: the mean (`mean`) or the kept sample.
+    /// Linear-light extended sRGB colour: the (weighted) mean (`mean`) or the kept sample.
     @inline(__always)
     package func color(_ policy: AccumulationPolicy) -> SIMD3<Float> {
-        StoredVoxel.color(r: r, g: g, b: b, count: count, policy: policy)
+        StoredVoxel.color(r: r, g: g, b: b, count: weight > 0 ? Double(weight) : Double(count), policy: policy)
+    }
+
+    /// The standard deviation of the voxel's samples' colours in linear light, the largest of the
+    /// three channels' (weighted like the mean), from `r2`, `g2`, `b2`: 0 for a single sample.
+    /// Meaningful only for `mean` voxels whose store keeps the spread.
+    package var colourSD: Float {
+        guard count > 1 else { return 0 }
+        let total = weight > 0 ? Double(weight) : Double(count)
+        let scale = 1 / SceneStore.fixedPointScale
+        let mean = SIMD3<Double>(Double(r), Double(g), Double(b)) * (scale / total)
+        let variance = SIMD3<Double>(Double(r2), Double(g2), Double(b2)) * (scale / total) - mean * mean
+        return Float(max(variance.max(), 0).squareRoot())
     }
 
     /// The colour of accumulator fields; the one definition `SceneStore` and store files share.
+    /// `count` divides the sums of a mean: the samples, or Σ w when weighted.
     @inline(__always)
-    package static func color(r: Int64, g: Int64, b: Int64, count: UInt32, policy: AccumulationPolicy) -> SIMD3<Float> {
+    package static func color(r: Int64, g: Int64, b: Int64, count: Double, policy: AccumulationPolicy) -> SIMD3<Float> {
         switch policy {
         case .mean:
             guard count > 0 else { return .zero }
-            let d = Double(count) * SceneStore.fixedPointScale
+            let d = count * SceneStore.fixedPointScale
             return SIMD3(Float(Double(r) / d), Float(Double(g) / d), Float(Double(b) / d))
         case .latest, .first:
             return SIMD3(Float(bitPattern: UInt32(truncatingIfNeeded: r)), Float(bitPattern: UInt32(truncatingIfNeeded: g)),
@@ -60,10 +82,11 @@ package struct StoredVoxel: Sendable, Equatable {
     }
 
     /// This voxel combined with `other` (same code) as if one store had received both voxels'
-    /// samples, or nil when the combined count would pass `UInt32.max`.
+    /// samples, or nil when the combined count would pass `UInt32.max` (or a weighted voxel's
+    /// sums 64 bits).
     ///
     /// Symmetric: `a.merged(with: b) == b.merged(with: a)`, and associative, so any grouping and
-    /// order of merges gives the same bits. Counts and sums add, frames take their min and max;
+    /// order of merges gives the same bits. Counts, weights and sums add, frames take their min and max;
     /// `latest` keeps the colour of the voxel with the greater `last` frame and `first` the one
     /// with the smaller `first` frame; when both voxels hold a sample of that same frame (only
     /// possible when the stores replayed overlapping frames), the greater colour bit pattern
@@ -77,11 +100,28 @@ package struct StoredVoxel: Sendable, Equatable {
         out.first = min(first, other.first)
         out.last = max(last, other.last)
         switch policy {
-        case .mean:
+        case .mean where weight == 0 && other.weight == 0 && (r2 | g2 | b2 | other.r2 | other.g2 | other.b2) == 0:
             // |sums| < 2³⁰ · count ≤ 2⁶² for any count that fits 32 bits: no overflow.
             out.r = r &+ other.r
             out.g = g &+ other.g
             out.b = b &+ other.b
+        case .mean:
+            // Weights of up to 255 and squares of up to 2³⁶ a sample can pass 64 bits: checked.
+            var overflow = false
+            func add(_ a: Int64, _ b: Int64) -> Int64 {
+                let (sum, o) = a.addingReportingOverflow(b)
+                overflow = overflow || o
+                return sum
+            }
+            out.r = add(r, other.r)
+            out.g = add(g, other.g)
+            out.b = add(b, other.b)
+            out.r2 = add(r2, other.r2)
+            out.g2 = add(g2, other.g2)
+            out.b2 = add(b2, other.b2)
+            let (w, o) = weight.addingReportingOverflow(other.weight)
+            guard !overflow, !o else { return nil }
+            out.weight = w
         case .latest:
             if other.last > last || (other.last == last && other.colorBitsExceed(self)) { out.setColor(of: other) }
         case .first:

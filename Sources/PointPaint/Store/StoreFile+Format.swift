@@ -1,11 +1,13 @@
-/// The `.ppstore` format, version 1: a store's exact voxels in Morton order, in checksummed
-/// chunks, with an index of the chunks at the end. All numbers are little-endian.
+/// The `.ppstore` format, versions 1 and 2: a store's exact voxels in Morton order, in
+/// checksummed chunks, with an index of the chunks at the end. All numbers are little-endian.
+/// Version 2 differs only where it says so: its records may be longer (`StoreContents`).
 ///
 /// ```
 /// header   0  8  magic 89 50 50 53 0D 0A 1A 0A ("\x89PPS\r\n\x1A\n": a text-mode copy breaks it)
-///          8  u32 version (1)            12 u32 header bytes (128 + strings + 4)
+///          8  u32 version (1, or 2)      12 u32 header bytes (128 + strings + 4)
 ///         16  f32 voxel size             20 u8 policy (0 mean, 1 latest, 2 first)
-///         21  u8 colour space (0)        22 u8 provenance kind (0 points, 1 replay)   23 u8 0
+///         21  u8 colour space (0)        22 u8 provenance kind (0 points, 1 replay)
+///         23  u8 contents: 0 in version 1; in version 2 bit 0 weights, bit 1 spread (mean only)
 ///         24  u64 voxels                 32 u64 samples (the sum of the voxels' counts)
 ///         40  u64 refused samples        48 u64 frames replayed
 ///         56  u64 chunks                 64 u64 byte offset of the index
@@ -17,7 +19,8 @@
 /// chunk    0  "PPCK"   4 u32 voxels n (1 … capacity)   8 u64 first code   16 u64 last code
 ///         24  u32 CRC-32C of the payload                28 u32 CRC-32C of bytes 0 ..< 28
 ///         32  payload: n records of 44 bytes: u64 Morton code, i64 r, i64 g, i64 b,
-///             u32 count, u32 first frame, u32 last frame (`StoredVoxel`)
+///             u32 count, u32 first frame, u32 last frame (`StoredVoxel`); in version 2 then
+///             u64 Σ w (weights), then i64 Σ w·r², Σ w·g², Σ w·b² (spread): 52, 68 or 76 bytes
 /// index    0  "PPIX"   4 u32 samples a chunk S (32)   8 u64 chunks
 ///         16  per chunk 32 + 8S bytes: u64 offset, u64 first code, u64 last code, u32 voxels, u32 0,
 ///             then S u64 sample codes: the code of the chunk's voxel ⌊j · voxels / S⌋, j = 0 … S−1
@@ -32,13 +35,14 @@
 enum StoreFileFormat {
     /// The file's first 8 bytes.
     static let magic: [UInt8] = [0x89, 0x50, 0x50, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
-    /// The version this build writes, and the newest it reads.
-    static let version: UInt32 = 1
+    /// The newest version this build reads (it writes version 1 for plain stores, 2 for others:
+    /// `StoreContents.formatVersion`).
+    static let version: UInt32 = 2
     /// Bytes of the header before its strings.
     static let fixedHeaderBytes = 128
     /// Bytes of a chunk's header.
     static let chunkHeaderBytes = 32
-    /// Bytes of one voxel record.
+    /// Bytes of one plain voxel record (version 1; `StoreContents.recordBytes` in general).
     static let recordBytes = 44
     /// Bytes of the index before its entries, and of one entry before its sample codes.
     static let indexHeaderBytes = 16, indexEntryBytes = 32
@@ -90,8 +94,8 @@ enum StoreFileFormat {
             (0 ..< s).map { $0 * count / s }
         }
 
-        /// Bytes of the chunk, header and payload.
-        var bytes: Int { StoreFileFormat.chunkHeaderBytes + count * StoreFileFormat.recordBytes }
+        /// Bytes of the chunk, header and payload, with records of `recordBytes`.
+        func bytes(recordBytes: Int) -> Int { StoreFileFormat.chunkHeaderBytes + count * recordBytes }
     }
 
     /// Everything the header holds besides the magic and version.
@@ -110,13 +114,13 @@ enum StoreFileFormat {
         func encoded() -> [UInt8] {
             var out = LittleEndianBytes()
             out.append(StoreFileFormat.magic)
-            out.u32(StoreFileFormat.version)
+            out.u32(info.contents.formatVersion)
             out.u32(UInt32(byteCount))
             out.u32(info.voxelSize.bitPattern)
             out.u8(StoreFileFormat.code(info.policy))
             out.u8(info.colorSpace.rawValue)
             out.u8(info.provenance.kind.rawValue)
-            out.u8(0)
+            out.u8(info.contents.rawValue)
             for n in [info.voxelCount, info.sampleCount, info.rejectedCount, info.provenance.frameCount, chunkCount, indexOffset] {
                 out.u64(UInt64(n))
             }
@@ -182,6 +186,14 @@ enum StoreFileFormat {
             guard let policy = StoreFileFormat.policy(r.u8(20)) else { throw fail(.unsupported, "unknown accumulation policy \(r.u8(20))") }
             guard let space = StoreColorSpace(rawValue: r.u8(21)) else { throw fail(.unsupported, "unknown colour space \(r.u8(21))") }
             guard let kind = StoreProvenance.Kind(rawValue: r.u8(22)) else { throw fail(.unsupported, "unknown provenance kind \(r.u8(22))") }
+            // Version 1 wrote 0 here; version 2 says what the records keep.
+            let contents = version >= 2 ? StoreContents(rawValue: r.u8(23)) : []
+            guard StoreContents.known.isSuperset(of: contents) else {
+                throw fail(.unsupported, "unknown voxel contents flags \(r.u8(23)) (this build knows weights 1 and spread 2)")
+            }
+            guard contents.isEmpty || policy == .mean else {
+                throw fail(.malformed, "expected weight sums or squares only with 'mean' accumulation, found them with '\(policy.rawValue)'")
+            }
             var numbers: [Int] = []
             for (k, name) in ["voxel count", "sample count", "refused count", "frame count", "chunk count", "index offset"].enumerated() {
                 let v = r.u64(24 + 8 * k)
@@ -211,7 +223,7 @@ enum StoreFileFormat {
             let provenance = StoreProvenance(kind: kind, source: string(base, sourceLength),
                                              grade: string(base + length(sourceLength), gradeLength), frameCount: numbers[3])
             let info = StoreInfo(voxelSize: size, policy: policy, colorSpace: space, provenance: provenance, voxelCount: numbers[0],
-                                 sampleCount: numbers[1], rejectedCount: numbers[2], keyBounds: bounds)
+                                 sampleCount: numbers[1], rejectedCount: numbers[2], keyBounds: bounds, contents: contents)
             return Header(info: info, chunkCount: numbers[4], indexOffset: numbers[5], chunkCapacity: capacity)
         }
     }

@@ -51,7 +51,7 @@ public final class StoreFileReader: VoxelChunkSource {
         info = header.info
         capacity = header.chunkCapacity
         chunks = try StoreFileReader.readIndex(header, headerBytes: header.byteCount, fileSize: size, file: path, read: read)
-        raw = .allocate(byteCount: StoreFileFormat.chunkHeaderBytes + capacity * StoreFileFormat.recordBytes, alignment: 16)
+        raw = .allocate(byteCount: StoreFileFormat.chunkHeaderBytes + capacity * info.contents.recordBytes, alignment: 16)
         voxels = .allocate(capacity: capacity)
         opened = true
     }
@@ -147,7 +147,7 @@ public final class StoreFileReader: VoxelChunkSource {
     private func readChunk(_ k: Int, _ entry: StoreFileFormat.IndexEntry) throws {
         let place = PointPaintError.Place.element("chunk", k)
         func fail(_ message: String) -> PointPaintError { PointPaintError(.malformed, file: path, place: place, message) }
-        let bytes = entry.bytes
+        let bytes = entry.bytes(recordBytes: info.contents.recordBytes)
         try StoreFileReader.read(fd: fd, offset: entry.offset, into: raw, count: bytes, fileSize: fileSize, file: path)
         let buffer = UnsafeRawBufferPointer(start: raw, count: bytes)
         func u32(_ o: Int) -> UInt32 { UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: o, as: UInt32.self)) }
@@ -165,11 +165,23 @@ public final class StoreFileReader: VoxelChunkSource {
         }
         let policy = info.policy
         let bounds = info.keyBounds
+        let contents = info.contents, recordBytes = contents.recordBytes
+        let weights = contents.contains(.weights), spread = contents.contains(.spread)
         for i in 0 ..< entry.count {
-            let o = StoreFileFormat.chunkHeaderBytes + i * StoreFileFormat.recordBytes
-            let v = StoredVoxel(code: u64(o), r: Int64(bitPattern: u64(o + 8)), g: Int64(bitPattern: u64(o + 16)),
+            let o = StoreFileFormat.chunkHeaderBytes + i * recordBytes
+            var v = StoredVoxel(code: u64(o), r: Int64(bitPattern: u64(o + 8)), g: Int64(bitPattern: u64(o + 16)),
                                 b: Int64(bitPattern: u64(o + 24)), count: u32(o + 32), first: u32(o + 36), last: u32(o + 40))
-            if let problem = StoreFileReader.problem(v, previous: previousCode, policy: policy, bounds: bounds) {
+            var extra = o + StoreFileFormat.recordBytes
+            if weights {
+                v.weight = u64(extra)
+                extra += 8
+            }
+            if spread {
+                v.r2 = Int64(bitPattern: u64(extra))
+                v.g2 = Int64(bitPattern: u64(extra + 8))
+                v.b2 = Int64(bitPattern: u64(extra + 16))
+            }
+            if let problem = StoreFileReader.problem(v, previous: previousCode, policy: policy, contents: contents, bounds: bounds) {
                 throw PointPaintError(.malformed, file: path, place: .element("voxel", voxelIndex + i), problem)
             }
             previousCode = v.code
@@ -187,17 +199,32 @@ public final class StoreFileReader: VoxelChunkSource {
 
     /// What is wrong with a voxel read from a file, or nil.
     @inline(__always)
-    private static func problem(_ v: StoredVoxel, previous: UInt64?, policy: AccumulationPolicy, bounds: StoreInfo.KeyBounds?) -> String? {
+    private static func problem(_ v: StoredVoxel, previous: UInt64?, policy: AccumulationPolicy, contents: StoreContents,
+                                bounds: StoreInfo.KeyBounds?) -> String? {
         if let previous, v.code <= previous { return "expected codes in increasing order, found \(v.code) after \(previous)" }
         if v.code >= VoxelKey.mortonLimit { return "expected a Morton code below 2^63, found \(v.code)" }
         if v.count == 0 { return "expected at least one sample, found a count of 0" }
         if v.first > v.last { return "expected first frame ≤ last frame, found \(v.first) > \(v.last)" }
         switch policy {
         case .mean:
-            // One sample adds at most 2³⁰ in magnitude to a sum.
-            let limit = UInt64(v.count) << 30
-            if max(v.r.magnitude, v.g.magnitude, v.b.magnitude) > limit {
-                return "a colour sum beyond what \(v.count) samples can reach (at most \(limit) in magnitude)"
+            // Each sample weighs 1…255 (1 unweighted).
+            let weights = contents.contains(.weights)
+            let count = UInt64(v.count)
+            if weights, v.weight < count || v.weight > 255 * count {
+                return "expected a weight sum from \(count) to \(255 * count) for \(count) samples of weight 1…255, found \(v.weight)"
+            }
+            let total = weights ? v.weight : count
+            // One sample adds at most 2³⁰ (its square 2³⁶) times its weight in magnitude to a sum.
+            let limit = total.multipliedReportingOverflow(by: 1 << 30)
+            if !limit.overflow, max(v.r.magnitude, v.g.magnitude, v.b.magnitude) > limit.partialValue {
+                return "a colour sum beyond what \(v.count) samples can reach (at most \(limit.partialValue) in magnitude)"
+            }
+            if contents.contains(.spread) {
+                if min(v.r2, v.g2, v.b2) < 0 { return "expected sums of squares of at least 0, found \(min(v.r2, v.g2, v.b2))" }
+                let squares = total.multipliedReportingOverflow(by: 1 << 36)
+                if !squares.overflow, UInt64(max(v.r2, v.g2, v.b2)) > squares.partialValue {
+                    return "a sum of squares beyond what \(v.count) samples can reach (at most \(squares.partialValue))"
+                }
             }
         case .latest, .first:
             if (v.r | v.g | v.b) >> 32 != 0 { return "expected 32-bit colour bit patterns, found wider values" }
@@ -226,7 +253,8 @@ public final class StoreFileReader: VoxelChunkSource {
             }
             throw fail("the index offset \(offset) lies inside the header")
         }
-        guard n <= (offset - headerBytes) / (StoreFileFormat.chunkHeaderBytes + StoreFileFormat.recordBytes) else {
+        let recordBytes = header.info.contents.recordBytes
+        guard n <= (offset - headerBytes) / (StoreFileFormat.chunkHeaderBytes + recordBytes) else {
             throw PointPaintError(.tooLarge, file: file, place: .part("header"),
                                   "declares \(n) chunks, but only \(offset - headerBytes) bytes precede the index")
         }
@@ -274,7 +302,7 @@ public final class StoreFileReader: VoxelChunkSource {
                 throw PointPaintError(.malformed, file: file, place: .element("chunk", k), "expected codes increasing from chunk to chunk, the index says \(e.firstCode)…\(e.lastCode)")
             }
             previous = e.lastCode
-            at += e.bytes
+            at += e.bytes(recordBytes: recordBytes)
             voxels += count
             guard at <= offset else {
                 throw PointPaintError(.malformed, file: file, place: .element("chunk", k), "the chunk runs past the index at byte offset \(offset)")

@@ -8,6 +8,8 @@ package struct StoreFileWriter: ~Copyable {
     private var info: StoreInfo
     private let headerBytes: Int
     private let capacity: Int
+    /// Bytes of a record (`StoreContents.recordBytes`), and whether records carry Σ w and Σ w·c².
+    private let recordBytes: Int, weights: Bool, spread: Bool
     /// The chunk being filled: its header's room, then its records.
     private var chunk: [UInt8]
     private var inChunk = 0
@@ -48,13 +50,18 @@ package struct StoreFileWriter: ~Copyable {
         self.info.sampleCount = 0
         self.info.keyBounds = nil
         capacity = StoreFileFormat.chunkCapacity
-        chunk = [UInt8](repeating: 0, count: StoreFileFormat.chunkHeaderBytes + capacity * StoreFileFormat.recordBytes)
+        precondition(info.contents.isEmpty || info.policy == .mean, "weight sums and squares belong to mean stores")
+        recordBytes = info.contents.recordBytes
+        weights = info.contents.contains(.weights)
+        spread = info.contents.contains(.spread)
+        chunk = [UInt8](repeating: 0, count: StoreFileFormat.chunkHeaderBytes + capacity * recordBytes)
         let header = StoreFileFormat.Header(info: self.info, chunkCount: 0, indexOffset: 0, chunkCapacity: capacity).encoded()
         headerBytes = header.count
         try header.withUnsafeBytes { try self.sink.write($0) }
     }
 
-    /// Appends one voxel, whose code must exceed the previous one's and whose count is at least 1.
+    /// Appends one voxel, whose code must exceed the previous one's and whose count is at least 1
+    /// (its weight and squares are written when the store's contents keep them).
     ///
     /// - Complexity: O(1) amortised; a chunk's checksum and write every `chunkCapacity` voxels.
     @inline(__always)
@@ -63,7 +70,7 @@ package struct StoreFileWriter: ~Copyable {
         precondition(v.count > 0, "a stored voxel without samples")
         previousCode = v.code
         if inChunk == 0 { firstCode = v.code }
-        let offset = StoreFileFormat.chunkHeaderBytes + inChunk * StoreFileFormat.recordBytes
+        let offset = StoreFileFormat.chunkHeaderBytes + inChunk * recordBytes
         chunk.withUnsafeMutableBytes { out in
             out.storeBytes(of: v.code.littleEndian, toByteOffset: offset, as: UInt64.self)
             out.storeBytes(of: v.r.littleEndian, toByteOffset: offset + 8, as: Int64.self)
@@ -72,6 +79,16 @@ package struct StoreFileWriter: ~Copyable {
             out.storeBytes(of: v.count.littleEndian, toByteOffset: offset + 32, as: UInt32.self)
             out.storeBytes(of: v.first.littleEndian, toByteOffset: offset + 36, as: UInt32.self)
             out.storeBytes(of: v.last.littleEndian, toByteOffset: offset + 40, as: UInt32.self)
+            var o = offset + StoreFileFormat.recordBytes
+            if weights {
+                out.storeBytes(of: v.weight.littleEndian, toByteOffset: o, as: UInt64.self)
+                o += 8
+            }
+            if spread {
+                out.storeBytes(of: v.r2.littleEndian, toByteOffset: o, as: Int64.self)
+                out.storeBytes(of: v.g2.littleEndian, toByteOffset: o + 8, as: Int64.self)
+                out.storeBytes(of: v.b2.littleEndian, toByteOffset: o + 16, as: Int64.self)
+            }
         }
         inChunk += 1
         samples += Int(v.count)
@@ -84,11 +101,11 @@ package struct StoreFileWriter: ~Copyable {
     private mutating func flush() throws {
         guard inChunk > 0 else { return }
         let n = inChunk, first = firstCode, last = previousCode!
-        let payloadBytes = n * StoreFileFormat.recordBytes
+        let payloadBytes = n * recordBytes
         let offset = sink.offset
         let samples = chunk.withUnsafeBytes { bytes in
             StoreFileFormat.IndexEntry.samplePositions(count: n, samples: StoreFileFormat.samplesPerChunk).map {
-                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: StoreFileFormat.chunkHeaderBytes + $0 * StoreFileFormat.recordBytes, as: UInt64.self))
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: StoreFileFormat.chunkHeaderBytes + $0 * recordBytes, as: UInt64.self))
             }
         }
         try chunk.withUnsafeMutableBytes { out in

@@ -18,10 +18,14 @@ public struct StoreInfo: Sendable, Equatable {
     public var rejectedCount: Int
     /// The smallest and greatest cell on each axis, or nil when the store is empty.
     public var keyBounds: KeyBounds?
+    /// What each voxel keeps beyond its sums, count and frames: weight sums, the spread.
+    public var contents: StoreContents
 
     /// Creates a description.
     public init(voxelSize: Float, policy: AccumulationPolicy, colorSpace: StoreColorSpace = .linearExtendedSRGB,
-                provenance: StoreProvenance, voxelCount: Int, sampleCount: Int, rejectedCount: Int, keyBounds: KeyBounds?) {
+                provenance: StoreProvenance, voxelCount: Int, sampleCount: Int, rejectedCount: Int, keyBounds: KeyBounds?,
+                contents: StoreContents = []) {
+        self.contents = contents
         self.voxelSize = voxelSize
         self.policy = policy
         self.colorSpace = colorSpace
@@ -84,6 +88,9 @@ public struct StoreInfo: Sendable, Equatable {
         if other.colorSpace != colorSpace {
             return ("colour space", "expected colour space \(colorSpace) like the first store, found \(other.colorSpace)")
         }
+        if other.contents != contents {
+            return ("contents", "expected voxels keeping \(contents) like the first store, found \(other.contents): weighted and unweighted means (or stores with and without the spread) cannot be merged exactly")
+        }
         if other.provenance.grade != provenance.grade {
             func name(_ g: String?) -> String { g.map { PointPaintError.quote($0) } ?? "no grade" }
             return ("grade", "expected \(name(provenance.grade)) like the first store, found \(name(other.provenance.grade)): differently graded colours cannot be averaged")
@@ -100,6 +107,41 @@ public struct StoreInfo: Sendable, Equatable {
         }
         if let grade = provenance.grade { comments.append("graded: \(grade)") }
         return comments
+    }
+}
+
+/// What each voxel of a store keeps beyond its colour sums, sample count and frames. Stores of
+/// plain replays keep nothing more (format version 1); `pointpaint paint` keeps weight sums for
+/// weighted observations and the sums of squares for the colour spread (version 2). Both only
+/// for `mean` accumulation.
+public struct StoreContents: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt8
+
+    /// Creates contents from the header's flags.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Σ w: the samples are weighted (`StoredVoxel.weight`).
+    public static let weights = StoreContents(rawValue: 1)
+    /// Σ w · c²: each voxel's colour spread can be found (`StoredVoxel.colourSD`).
+    public static let spread = StoreContents(rawValue: 2)
+    /// Every flag this build knows.
+    static let known: StoreContents = [.weights, .spread]
+
+    /// Bytes of one voxel record holding these contents.
+    var recordBytes: Int { 44 + (contains(.weights) ? 8 : 0) + (contains(.spread) ? 24 : 0) }
+
+    /// The format version a store of these contents is written in: 1 when plain (as every
+    /// earlier build wrote and reads), else 2.
+    var formatVersion: UInt32 { isEmpty ? 1 : 2 }
+
+    /// "plain sums", "weight sums", "weight sums and squares", "squares".
+    public var description: String {
+        switch (contains(.weights), contains(.spread)) {
+        case (false, false): "plain sums"
+        case (true, false): "weight sums"
+        case (true, true): "weight sums and squares"
+        case (false, true): "sums of squares"
+        }
     }
 }
 

@@ -57,7 +57,8 @@ public final class StoreMerge {
     /// written atomically.
     /// - Returns: the header written.
     /// - Throws: the inputs' errors as they are read; `.tooLarge` at the voxel of the input that
-    ///   would take a cell past 2³² − 1 samples; write errors (the output is then not created).
+    ///   would take a cell past 2³² − 1 samples (or a weighted cell's sums past 64 bits); write
+    ///   errors (the output is then not created).
     @discardableResult
     public func write(to path: String, region: Shard? = nil) throws -> StoreInfo {
         let codes = codes(of: region)
@@ -69,7 +70,7 @@ public final class StoreMerge {
                 while heads.peekCode() == voxel.code, let (source, next) = try heads.popMinimum() {
                     guard let combined = voxel.merged(with: next, policy: policy) else {
                         throw PointPaintError(.tooLarge, file: paths[source], place: .element("voxel", heads.lastOrdinal),
-                                              "cell \(next.key) would hold more than \(UInt32.max) samples once merged")
+                                              "cell \(next.key) would hold more than \(UInt32.max) samples (or weighted sums past 64 bits) once merged")
                     }
                     voxel = combined
                 }

@@ -18,24 +18,30 @@ package protocol VoxelChunkSource: AnyObject {
 
 extension VoxelChunkSource {
     /// Every voxel, in order, as one cloud: centres, gamma-encoded extended sRGB colours and
-    /// counts (`VoxelCloud`), as `SceneStore.canonicalCloud()` gives them.
+    /// counts (`VoxelCloud`), as `SceneStore.canonicalCloud()` gives them; and each voxel's
+    /// colour spread (`VoxelCloud.colourSD`) when the store keeps it.
     ///
     /// - Complexity: O(voxels); the whole cloud in memory (36 bytes a voxel).
     package func readCloud() throws -> VoxelCloud {
         try rewind()
         let info = info
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = []
+        let spread = info.contents.contains(.spread)
+        var spreads: [Float] = []
         positions.reserveCapacity(info.voxelCount)
         colors.reserveCapacity(info.voxelCount)
         counts.reserveCapacity(info.voxelCount)
+        if spread { spreads.reserveCapacity(info.voxelCount) }
         var chunk = CloudChunk()
         while let voxels = try nextChunk() {
             chunk.fill(from: voxels, voxelSize: info.voxelSize, policy: info.policy)
             positions.append(contentsOf: chunk.positions)
             colors.append(contentsOf: chunk.colors)
             counts.append(contentsOf: voxels.lazy.map(\.count))
+            if spread { spreads.append(contentsOf: voxels.lazy.map(\.colourSD)) }
         }
-        return VoxelCloud(voxelSize: info.voxelSize, positions: positions, colors: colors, counts: counts)
+        return VoxelCloud(voxelSize: info.voxelSize, positions: positions, colors: colors, counts: counts,
+                          colourSD: spread ? spreads : nil)
     }
 }
 
