@@ -43,7 +43,7 @@ struct PaintCommand: ParsableCommand {
     var visibility: CloudPainter.Visibility = .auto
     @Option(help: "How a point's (or voxel's) observations combine: mean (weighted, in linear light), best (the observation of the greatest weight), latest or first.")
     var accumulate: CloudPainter.Accumulation = .mean
-    @Option(help: "Weight each observation by incidence, footprint, distance from the image border and clipping (default: on per point; for voxels on only with --accumulate best, since a .ppstore keeps no weight sums).")
+    @Option(help: "Weight each observation by incidence, footprint, distance from the image border and clipping (default: on, except for voxels kept latest or first, where the weight decides nothing). A .ppstore then keeps each voxel's weight sum (format version 2).")
     var weights: Switch?
     @Option(help: "Even out exposure and white balance between frames: auto solves one RGB gain per frame (linear light) from points several frames see, in a first pass over the frames.")
     var exposure: ExposureMode = .off
@@ -53,7 +53,7 @@ struct PaintCommand: ParsableCommand {
     var plyEncoding: PLYEncodingOption = .binary
     @Option(name: .customLong("float-colors"), help: "When to write exact float colours beside the 8-bit ones (auto: when a colour lies outside sRGB).")
     var floatColors: PLYWideColor = .auto
-    @Flag(help: "Add 'views' (observations of each point or voxel) and 'colour_sd' (the largest channel's weighted standard deviation of its observations, linear light) to the PLY.")
+    @Flag(help: "Add 'views' (observations of each point or voxel) and 'colour_sd' (the largest channel's weighted standard deviation of its observations, linear light) to the PLY; a .ppstore keeps each voxel's sums of squares for it.")
     var qualityProperties = false
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
@@ -66,16 +66,22 @@ struct PaintCommand: ParsableCommand {
         if kind == .ppstore, voxelSize == nil {
             throw ValidationError("a .ppstore file holds voxels: give --voxel-size to paint voxels into \(output), or write a .ply or .las of the cloud's own points")
         }
-        if kind != .ply, plyEncoding != .binary || floatColors != .auto || qualityProperties {
-            throw ValidationError("--ply, --float-colors and --quality-properties apply to PLY output, not to the .\(kind.rawValue) file \(output)")
+        if kind != .ply, plyEncoding != .binary || floatColors != .auto {
+            throw ValidationError("--ply and --float-colors apply to PLY output, not to the .\(kind.rawValue) file \(output)")
+        }
+        if kind == .las, qualityProperties {
+            throw ValidationError("--quality-properties adds PLY properties (or a store's sums of squares), not LAS ones: write a .ply or .ppstore instead of \(output)")
         }
         if every < 1 { throw ValidationError("--every must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {
             throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
         }
-        if kind == .ppstore, weights == .on || accumulate == .best {
-            throw ValidationError("a .ppstore file keeps no weight sums yet: write weighted voxels (--weights on, --accumulate best) to a .ply or .las, or leave them out for \(output)")
+        if kind == .ppstore, accumulate == .best {
+            throw ValidationError("a .ppstore file keeps sums, not one best observation a voxel: write --accumulate best to a .ply or .las, or use mean for \(output)")
+        }
+        if kind == .ppstore, accumulate != .mean, weights == .on || qualityProperties {
+            throw ValidationError("a .ppstore file keeps weight sums and the spread of mean voxels only: leave out --weights on and --quality-properties with --accumulate \(accumulate.rawValue) for \(output)")
         }
         if weights == .off, accumulate == .best {
             throw ValidationError("--accumulate best keeps the observation of the greatest weight: it needs --weights on")
@@ -120,7 +126,7 @@ struct PaintCommand: ParsableCommand {
             try result.writePLY(to: output, encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
                                 qualityProperties: qualityProperties)
-        case .las where result.store == nil:
+        case .las where !result.hasStore:
             // One record a point, in the cloud's order (unseen points without a colour of their
             // own are black: LAS has no 'painted' flag).
             try LASWriter(comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"])
@@ -128,12 +134,11 @@ struct PaintCommand: ParsableCommand {
         case .las, .ppstore:
             // Voxels: the store, in Morton order and exact. Painting a cloud is a replay of the
             // capture onto given points, and says so in the store's provenance.
-            guard let store = result.store else { throw CommandError("\(output): painting kept no voxels to write") }
             let provenance = StoreProvenance(kind: .replay, source: capture.path, frameCount: result.statistics.frames)
             if try CloudFileKind(path: output) == .las {
-                try store.writeLAS(to: output, provenance: provenance)
+                try result.writeLAS(to: output, provenance: provenance)
             } else {
-                try store.writeStore(to: output, provenance: provenance)
+                try result.writeStore(to: output, provenance: provenance)
             }
         }
         let seconds = Date().timeIntervalSince(start)

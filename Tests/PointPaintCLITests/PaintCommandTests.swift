@@ -93,7 +93,9 @@ import PointPaint
             return all
         }
         let whole = try voxels(dir + "/whole.ppstore"), merged = try voxels(dir + "/merged.ppstore")
-        #expect(!whole.isEmpty && whole == merged, "the same voxels, sums, counts and frames")
+        #expect(!whole.isEmpty && whole == merged, "the same voxels, sums, weights, counts and frames")
+        #expect(try StoreFileReader(path: dir + "/whole.ppstore").info.contents == [.weights], "weighted by default: Σw kept")
+        #expect(whole.allSatisfy { $0.weight >= UInt64($0.count) && $0.weight <= 255 * UInt64($0.count) })
 
         let weighted = try Tool.run(["paint", cloud, capture, "-o", dir + "/w.ply", "--quiet"])
         let plain = try Tool.run(["paint", cloud, capture, "-o", dir + "/p.ply", "--quiet", "--weights", "off"])
@@ -103,13 +105,34 @@ import PointPaint
         let weightedColors = try PLYReader.readCloud(path: dir + "/w.ply").colors, plainColors = try PLYReader.readCloud(path: dir + "/p.ply").colors
         #expect(weightedColors.count == plainColors.count && weightedColors != plainColors)
 
-        // Weighted voxels go to PLY (with quality properties) or LAS, not to a store.
+        // Weighted voxels with their spread go to a store (version 2) as they go to PLY: the same
+        // colours, views and spreads read back.
+        let spread = try Tool.run(["paint", cloud, capture, "-o", dir + "/s.ppstore", "--quiet", "--voxel-size", "0.05", "--quality-properties"])
+        let spreadPLY = try Tool.run(["paint", cloud, capture, "-o", dir + "/s.ply", "--quiet", "--voxel-size", "0.05", "--quality-properties", "--float-colors", "always"])
+        #expect(spread.status == 0 && spreadPLY.status == 0, "\(spread.stderr) \(spreadPLY.stderr)")
+        let fromStore = try StoreFileReader(path: dir + "/s.ppstore").cloud(), fromPLY = try PLYReader.readCloud(path: dir + "/s.ply")
+        #expect(fromStore.count == fromPLY.count && fromStore.count > 10)
+        var byPosition: [SIMD3<Float>: Int] = [:]
+        for (i, p) in fromPLY.positions.enumerated() { byPosition[p] = i }
+        for i in 0 ..< fromStore.count {
+            guard let j = byPosition[fromStore.positions[i]] else { Issue.record("voxel \(fromStore.positions[i]) missing from the PLY"); break }
+            let d = fromStore.colors[i] - fromPLY.colors[j]
+            #expect(max(abs(d.x), abs(d.y), abs(d.z)) < 2e-6)
+            // A voxel no frame saw: 0 views in the PLY, its points' own colours as samples in the store.
+            #expect(fromStore.counts[i] == fromPLY.counts[j] || fromPLY.counts[j] == 0)
+            #expect(abs(try #require(fromStore.colourSD)[i] - (try #require(fromPLY.colourSD)[j])) < 2e-6)
+        }
+        let info = try Tool.run(["info", dir + "/s.ppstore"])
+        #expect(info.stdout.contains("voxels keep weight sums and squares"), "\(info.stdout)")
+
+        // Best voxels go to PLY (with quality properties) or LAS, not to a store.
         let voxels = try Tool.run(["paint", cloud, capture, "-o", dir + "/bv.ply", "--quiet", "--voxel-size", "0.05", "--accumulate", "best", "--quality-properties"])
         #expect(voxels.status == 0 && voxels.stdout.contains("observations weighted"), "\(voxels.stderr)")
         let bestVoxels = try PLYReader.read(path: dir + "/bv.ply")
         #expect(bestVoxels[element: "vertex"]?[property: "views"] != nil && bestVoxels[element: "vertex"]?[property: "colour_sd"] != nil)
-        for (options, expected) in [(["-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--accumulate", "best"], "keeps no weight sums"),
-                                    (["-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--weights", "on"], "keeps no weight sums"),
+        for (options, expected) in [(["-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--accumulate", "best"], "not one best observation"),
+                                    (["-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--weights", "on", "--accumulate", "latest"], "of mean voxels only"),
+                                    (["-o", dir + "/x.las", "--voxel-size", "0.05", "--quality-properties"], "not LAS ones"),
                                     (["-o", dir + "/x.ply", "--weights", "off", "--accumulate", "best"], "it needs --weights on")] {
             let refused = try Tool.run(["paint", cloud, capture, "--quiet"] + options)
             let lines = refused.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.hasPrefix("  See") }

@@ -70,9 +70,9 @@ public struct CloudPainter: Sendable {
         public var visibility: Visibility = .auto
         /// How the observations of a point (or voxel) combine.
         public var accumulate: Accumulation = .mean
-        /// Whether observations are weighted (`ObservationWeight`): nil weights them when painting
-        /// per point, and in voxels only for `best` (weighted voxels cannot be written as a store,
-        /// which keeps no weight sums: `PaintResult.store` is then nil).
+        /// Whether observations are weighted (`ObservationWeight`): nil weights them, except in
+        /// voxels kept `latest` or `first` (where the weight decides nothing, and the voxels go to a
+        /// plain store). Weighted mean voxels come as a store keeping Σ w (`PaintResult.storeVoxels`).
         public var weighted: Bool?
         /// What happens to points no frame sees.
         public var unseen: Unseen = .keep
@@ -83,7 +83,7 @@ public struct CloudPainter: Sendable {
         /// voxel size when set, else `PaintCloud.estimatedSpacing()`.
         public var pointSpacing: Float?
         /// Keep, per point or voxel, what the spread of its observations' colours needs
-        /// (`PaintResult.colourSD`); voxels so painted cannot be written as a store.
+        /// (`PaintResult.colourSD`; for mean voxels, a store keeping Σ w·c²).
         public var qualityProperties = false
         /// Per-frame RGB gains applied to every observation (linear light) before it is
         /// accumulated (`solveExposure()`), or nil for none.
@@ -176,7 +176,7 @@ public struct CloudPainter: Sendable {
                                   "\(mismatch): frames past \(source.frameCount - 1) lack a part; paint from a range within frames 0 to \(source.frameCount - 1)")
         }
         spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
-        weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .best)
+        weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .mean || options.accumulate == .best)
         if options.accumulate == .best, !weighted {
             throw PointPaintError(.unsupported, file: cloud.path, "expected weighted observations for accumulate best: the best observation is the one of the greatest weight")
         }
@@ -264,7 +264,7 @@ public struct CloudPainter: Sendable {
             throw PointPaintError(.outOfRange, file: cloud.path,
                                   "no frame of \(PointPaintError.quote(source.path)) sees any of the cloud's \(cloud.count) points (\(statistics.behind) projections behind the camera, \(statistics.outside) outside the image, \(statistics.hidden) hidden): the cloud and the capture are likely in different coordinate frames")
         }
-        return accumulator.result(cloud: cloud, unseen: options.unseen, statistics: statistics)
+        return accumulator.result(cloud: cloud, unseen: options.unseen, statistics: statistics, weighted: weighted)
     }
 
     /// Solves per-frame exposure gains (`ExposureGains`) from this painting's own observations:

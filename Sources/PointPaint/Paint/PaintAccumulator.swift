@@ -11,21 +11,23 @@ struct PaintAccumulator {
     /// Frames that saw each point.
     private(set) var views: [UInt32]
     /// Per slot: Σ w · colour (mean) or the kept colour (best, first, latest), fixed point.
-    private var sums: [SIMD3<Int64>]
+    private(set) var sums: [SIMD3<Int64>]
     /// Per slot: Σ w, or the kept observation's weight for `best`; empty when unweighted (every
     /// weight 1: the observations count).
-    private var weightSums: [UInt64] = []
+    private(set) var weightSums: [UInt64] = []
     /// The voxels, when painting plain voxels into a store.
     private(set) var store: SceneStore?
     /// Per slot, when the colour spread is kept: Σ w · colour and Σ w · colour² (channel-wise)
     /// of every observation, fixed point; empty otherwise.
-    private var moments: [SIMD3<Int64>] = [], squares: [SIMD3<Int64>] = []
+    private(set) var moments: [SIMD3<Int64>] = [], squares: [SIMD3<Int64>] = []
     /// Voxel slots: each point's slot (`UInt32.max` for a point outside the voxel grid's range)
     /// and each slot's packed cell, in order of first appearance in the cloud; empty when a slot
     /// is a point.
-    private var slotOfPoint: [UInt32] = [], cells: [Int64] = []
+    private(set) var slotOfPoint: [UInt32] = [], cells: [Int64] = []
     /// Observations of each voxel slot (per point, `views` serves).
-    private var slotObservations: [UInt32] = []
+    private(set) var slotObservations: [UInt32] = []
+    /// The first and last frame that observed each voxel slot (for a store's voxels).
+    private(set) var slotFrames: [SIMD2<UInt32>] = []
     /// The voxel edge length of voxel slots or the store.
     private(set) var voxelSize: Float?
 
@@ -49,6 +51,7 @@ struct PaintAccumulator {
         self.voxelSize = voxelSize
         sums = [SIMD3<Int64>](repeating: .zero, count: cells.count)
         slotObservations = [UInt32](repeating: 0, count: cells.count)
+        slotFrames = [SIMD2<UInt32>](repeating: .zero, count: cells.count)
         if spread {
             moments = sums
             squares = sums
@@ -121,7 +124,12 @@ struct PaintAccumulator {
                 moments[i] &+= Self.fixed(colors[n]) &* spreadWeight
                 squares[i] &+= Self.fixed(colors[n] * colors[n]) &* spreadWeight
             }
-            if voxels { slotObservations[i] &+= 1 }
+            if voxels {
+                let f = UInt32(clamping: frame)
+                if before == 0 { slotFrames[i].x = f }
+                slotFrames[i].y = f
+                slotObservations[i] &+= 1
+            }
         }
     }
 
@@ -144,8 +152,9 @@ struct PaintAccumulator {
 
     /// The painted cloud: per point, the seen points' colours (and the unseen ones kept as
     /// `unseen` says); in voxels, the seen voxels plus, when kept, a voxel for each cell only
-    /// unseen points reach, in their own colours' mean (linear light).
-    func result(cloud: PaintCloud, unseen: CloudPainter.Unseen, statistics: CloudPainter.Statistics) -> PaintResult {
+    /// unseen points reach, in their own colours' mean (linear light). Mean voxel slots also come as
+    /// store voxels (`PaintResult.storeVoxels`), weighted when `weighted`.
+    func result(cloud: PaintCloud, unseen: CloudPainter.Unseen, statistics: CloudPainter.Statistics, weighted: Bool = false) -> PaintResult {
         let keep = unseen == .keep
         if var store {
             if keep, statistics.unseen > 0 {
@@ -166,7 +175,13 @@ struct PaintAccumulator {
             let voxels = store.cloud()
             return PaintResult(cloud: voxels, painted: [Bool](repeating: true, count: voxels.count), statistics: statistics, store: store)
         }
-        if !slotOfPoint.isEmpty { return voxelResult(cloud: cloud, keep: keep, statistics: statistics) }
+        if !slotOfPoint.isEmpty {
+            var result = voxelResult(cloud: cloud, keep: keep, statistics: statistics)
+            if let contents = slotStoreContents(weighted: weighted) {
+                result.storeVoxels = (slotVoxels(cloud: cloud, contents: contents, keepUnseen: keep), contents)
+            }
+            return result
+        }
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
         var spread: [Float]? = moments.isEmpty ? nil : []
         let n = keep ? cloud.count : statistics.seen

@@ -13,9 +13,14 @@ public struct PaintResult: Sendable {
     /// deviation of its observations' colours in linear light, the largest of the three
     /// channels' (0 for a point seen once or not at all); nil otherwise.
     public var colourSD: [Float]?
-    /// The voxels as a store, when painting into voxels (`CloudPainter.Options.voxelSize`):
-    /// what `.ppstore` and LAS output write (in Morton order, exact); nil for one vertex a point.
+    /// The voxels as a store, when painting plain voxels (`CloudPainter.Options.voxelSize`,
+    /// unweighted, no spread): what `.ppstore` and LAS output write (in Morton order, exact); nil
+    /// for one vertex a point and for weighted voxels.
     public var store: SceneStore?
+    /// Weighted voxels (or voxels keeping their spread) as exact store voxels in Morton order, with
+    /// what they keep: what `.ppstore` (version 2) and LAS output write; nil otherwise (per point,
+    /// plain voxels in `store`, `best`).
+    package var storeVoxels: (voxels: [StoredVoxel], contents: StoreContents)?
 
     /// Wraps a painted cloud.
     public init(cloud: VoxelCloud, painted: [Bool], statistics: CloudPainter.Statistics, colourSD: [Float]? = nil,
@@ -25,6 +30,39 @@ public struct PaintResult: Sendable {
         self.statistics = statistics
         self.colourSD = colourSD
         self.store = store
+    }
+
+    /// Whether the voxels can be written as a store file (`writeStore`): plain or weighted mean
+    /// voxels, not points or `best`.
+    public var hasStore: Bool { store != nil || storeVoxels != nil }
+
+    /// The exact voxels in Morton order, as written to a store, LAS or PLY from a store, with
+    /// `provenance`; nil when there are none (see `hasStore`).
+    package func voxelSource(provenance: StoreProvenance) -> (any VoxelChunkSource)? {
+        if let store { return store.sortedVoxels(provenance: provenance) }
+        guard let (voxels, contents) = storeVoxels, let size = cloud.voxelSize else { return nil }
+        let info = StoreInfo(voxelSize: size, policy: .mean, provenance: provenance, voxelCount: 0, sampleCount: 0,
+                             rejectedCount: 0, keyBounds: nil, contents: contents)
+        return StoredVoxelArray(voxels, info: info)
+    }
+
+    /// Writes the voxels as a `.ppstore` file (version 2 when weighted or keeping the spread).
+    /// - Throws: `.unsupported` naming `path` when there is no store to write (see `hasStore`).
+    @discardableResult
+    public func writeStore(to path: String, provenance: StoreProvenance) throws -> StoreInfo {
+        guard let source = voxelSource(provenance: provenance) else {
+            throw PointPaintError(.unsupported, file: path, "expected mean or plain voxels to write as a store, found points or 'best' observations")
+        }
+        return try StoreFileWriter.write(source, to: path)
+    }
+
+    /// Writes the voxels as LAS 1.4 in Morton order (see `SceneStore.writeLAS(to:provenance:)`).
+    /// - Throws: `.unsupported` naming `path` when there is no store to write (see `hasStore`).
+    public func writeLAS(to path: String, provenance: StoreProvenance) throws {
+        guard let source = voxelSource(provenance: provenance) else {
+            throw PointPaintError(.unsupported, file: path, "expected mean or plain voxels to write as exact voxels, found points or 'best' observations")
+        }
+        try source.writeLAS(to: path)
     }
 
     /// Vertices flagged as unpainted.

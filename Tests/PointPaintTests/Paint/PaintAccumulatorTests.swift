@@ -53,7 +53,7 @@ import Testing
 
     /// Weighted voxels: the observations of every point of a voxel in one weighted mean (and
     /// spread), `best` over all of them; a voxel only unseen points reach keeps their own
-    /// colours' mean. Such voxels are no store.
+    /// colours' mean. Mean ones come as store voxels with Σw and Σw·c² (`best` ones do not).
     @Test func voxelSlotsWeighTheObservationsOfAllTheirPoints() throws {
         let cloud = try PaintCloud(path: "voxels", positions: [SIMD3(0.1, 0.1, 0.1), SIMD3(0.2, 0.2, 0.2), SIMD3(1.5, 0.1, 0.1), SIMD3(2.5, 0.1, 0.1), SIMD3(2.6, 0.1, 0.1)],
                                    colors: [.zero, .zero, .zero, SIMD3(0.2, 0.2, 0.2), SIMD3(0.6, 0.6, 0.6)])
@@ -78,7 +78,14 @@ import Testing
         #expect(abs(Double(try #require(m.colourSD)[0]) - variance.squareRoot()) < 1e-6)
         let own = (Double(SRGBTransfer.decode(Float(0.2))) + Double(SRGBTransfer.decode(Float(0.6)))) / 2
         #expect(abs(Double(SRGBTransfer.decode(m.cloud.colors[2]).x) - own) < 1e-6, "unseen: its points' own colours")
+        let stored = try #require(mean.result(cloud: cloud, unseen: .keep, statistics: statistics, weighted: true).storeVoxels)
+        #expect(stored.contents == [.weights, .spread])
+        #expect(stored.voxels.map(\.count) == [2, 1, 2] && stored.voxels.map(\.weight) == [4, 9, 2], "in Morton order; unseen points weigh 1")
+        #expect(stored.voxels.map(\.code) == (0 ..< 3).map { VoxelKey(x: Int32($0), y: 0, z: 0).mortonCode }, "cells x = 0, 1, 2")
+        #expect(abs(Double(stored.voxels[0].color(.mean).x) - voxel0) < 1e-6 && abs(Double(stored.voxels[0].colourSD) - variance.squareRoot()) < 1e-6)
+        #expect(stored.voxels[0].first == 0 && stored.voxels[0].last == 1, "frames 0 and 1 saw it")
         let b = best.result(cloud: cloud, unseen: .drop, statistics: statistics)
+        #expect(b.storeVoxels == nil && !b.hasStore, "best keeps one observation: no store")
         #expect(b.cloud.count == 2 && abs(SRGBTransfer.decode(b.cloud.colors[0]).x - 0.6) < 1e-6, "weight 3 beats weight 1")
     }
 
@@ -95,6 +102,8 @@ import Testing
         options.voxelSize = 0.1
         #expect(try CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "best voxels: weighted")
         options.accumulate = .mean
-        #expect(try !CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "plain voxels: a store")
+        #expect(try CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "mean voxels: a store keeping Σw")
+        options.accumulate = .latest
+        #expect(try !CloudPainter(cloud: cloud, source: try CloudPainterTests.source(), options: options).weighted, "latest voxels: a plain store")
     }
 }
