@@ -80,8 +80,20 @@ struct PaintAccumulator {
     @inline(__always)
     static func fixed(_ c: SIMD3<Float>) -> SIMD3<Int64> {
         let scaled = SIMD3<Double>(c) * SceneStore.fixedPointScale
-        func code(_ v: Double) -> Int64 { v.isNaN ? 0 : Int64(max(min(v.rounded(), 9e15), -9e15)) }
         return SIMD3(code(scaled.x), code(scaled.y), code(scaled.z))
+    }
+
+    /// `v` rounded to the nearest integer, halves away from zero, within ±9e15 (NaN as 0):
+    /// `Int64(max(min(v.rounded(), 9e15), -9e15))` without the libm call (baseline x86-64 has
+    /// no rounding instruction). Clamping first is the same (rounding is monotonic and 9e15 a
+    /// whole number); truncation and the exact remainder then round, without branches (the
+    /// remainder's side is as good as random, so a branch on it mispredicts half the time).
+    @inline(__always)
+    static func code(_ v: Double) -> Int64 {
+        let c = v.isNaN ? 0 : max(min(v, 9e15), -9e15)
+        let t = Int64(c)
+        let r = c - Double(t)  // exact: |t| < 2⁵³
+        return t &+ Int64(r >= 0.5 ? 1 : 0) &- Int64(r <= -0.5 ? 1 : 0)
     }
 
     /// Adds one frame's observations (frames in increasing order), weighted by `weights`
@@ -95,6 +107,22 @@ struct PaintAccumulator {
         }
         if !weights.isEmpty, weightSums.isEmpty { weightSums = [UInt64](repeating: 0, count: sums.count) }
         let voxels = !slotOfPoint.isEmpty
+        if accumulation == .mean, weights.isEmpty, weightSums.isEmpty, moments.isEmpty, !voxels {
+            // The plain mean per point: the loop below with every weight 1, without its branches.
+            precondition(points.count == colors.count && views.count == sums.count)
+            let count = views.count
+            views.withUnsafeMutableBufferPointer { views in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for n in points.indices {
+                        let i = Int(points[n])
+                        precondition(i < count, "a point outside the cloud")
+                        views[i] &+= 1
+                        sums[i].add(Self.fixed(colors[n]))
+                    }
+                }
+            }
+            return
+        }
         for (n, p) in points.enumerated() {
             let point = Int(p)
             views[point] &+= 1
