@@ -162,11 +162,11 @@ struct PaintCommand: ParsableCommand {
         if s.unseen > 0 {
             switch painter.options.unseen {
             case .drop: text += " (dropped)"
-            case .keep: text += cloud.colors == nil ? " (kept, flagged 'painted 0')" : " (kept with their own colour)"
+            case .keep: text += !cloud.hasColors ? " (kept, flagged 'painted 0')" : " (kept with their own colour)"
             }
         }
         if cloud.nonFinite > 0 { text += ", \(cloud.nonFinite) vertices with non-finite coordinates left out" }
-        text += "\nwrote \(result.cloud.count) vertices to \(output)"
+        text += "\nwrote \(result.vertexCount) vertices to \(output)"
         return text
     }
 }

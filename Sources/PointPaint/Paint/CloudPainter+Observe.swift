@@ -84,7 +84,12 @@ extension CloudPainter {
         } else {
             result.statistics.weightSum = result.points.count * Int(ObservationWeight.full)
         }
-        result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
+        if colorPolicy.primaries == .srgb, colorPolicy.grade == nil {
+            // Clamped and decoded, never outside sRGB; without a powf per channel.
+            SRGBDecodeTable.linearize(&result.colors)
+        } else {
+            result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
+        }
         return result
     }
 }

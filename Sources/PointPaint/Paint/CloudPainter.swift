@@ -191,38 +191,38 @@ public struct CloudPainter: Sendable {
     }
 
     /// Observes each frame of `indices` in parallel batches and hands the observations to `body`
-    /// in frame order; `body` returns false to stop.
+    /// in frame order; `body` returns false to stop. While `body` takes batch k here, the other
+    /// threads already observe batch k + 1 (and this thread joins them when it is done), so
+    /// accumulating overlaps with observing; what `body` sees does not depend on the thread count.
     /// - Throws: the first error loading a frame (after the frames before it were handed over),
-    ///   and `observe`'s errors.
+    ///   and `observe`'s errors (likewise after the frames before it).
     func forEachFrame(_ indices: [Int], _ body: (FrameObservations) throws -> Bool) throws {
         let threads = max(1, options.threads)
         let batchSize = threads == 1 ? 1 : threads * 2
         let sequence = source.frames(indices, threads: threads)
         var failure: Error?
-        while failure == nil {
+        func load() -> ObservationBatch? {
+            guard failure == nil else { return nil }
             var batch: [CaptureFrame] = []
             do {
                 while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
             } catch {
                 failure = error
             }
-            guard !batch.isEmpty else { break }
-            let frames = batch
-            var results = [Result<FrameObservations, Error>?](repeating: nil, count: frames.count)
-            if threads == 1 || frames.count == 1 {
-                for i in frames.indices { results[i] = Result { try observe(frames[i]) } }
-            } else {
-                results.withUnsafeMutableBufferPointer { buffer in
-                    let out = SendablePointer(buffer.baseAddress!)
-                    DispatchQueue.concurrentPerform(iterations: frames.count) { i in
-                        out.base[i] = Result { try observe(frames[i]) }
-                    }
-                }
-            }
+            guard !batch.isEmpty else { return nil }
+            let painter = self
+            return ObservationBatch(frames: batch, workers: threads - 1) { try painter.observe($0) }
+        }
+        // The batch being observed, if any: its workers are waited for however this returns.
+        var inFlight = load()
+        defer { inFlight?.cancel() }
+        while let batch = inFlight {
+            let results = batch.finish()
+            // The next batch starts on the other threads before this one is handed over.
+            inFlight = batch.count == batchSize ? load() : nil
             for result in results {
-                guard try body(result!.get()) else { return }
+                guard try body(result.get()) else { return }
             }
-            if batch.count < batchSize { break }
         }
         if let failure { throw failure }
     }
@@ -284,5 +284,67 @@ public struct CloudPainter: Sendable {
             return true
         }
         return ExposureGains.solve(frames: frameIndices, point: point, frame: frame, colors: colors)
+    }
+}
+
+/// One batch of frames being observed: `workers` threads started at once take frames in turn
+/// (a shared counter), and `finish()` makes the calling thread take the rest before it waits
+/// for them. Each frame's result lands in its own slot, so the outcome does not depend on which
+/// thread observed which frame.
+private final class ObservationBatch: @unchecked Sendable {
+    /// Frames of the batch, in order.
+    let frames: [CaptureFrame]
+    private let observe: @Sendable (CaptureFrame) throws -> FrameObservations
+    /// One result a frame, written by whichever thread took it (each slot by one thread, read
+    /// only after `group` is done).
+    private let results: UnsafeMutablePointer<Result<FrameObservations, Error>?>
+    private let lock = NSLock()
+    /// The next frame to take, and whether taking stopped early; under `lock`.
+    private var next = 0, stopped = false
+    private let group = DispatchGroup()
+
+    /// Starts observing `frames` on `workers` threads.
+    init(frames: [CaptureFrame], workers: Int, observe: @escaping @Sendable (CaptureFrame) throws -> FrameObservations) {
+        self.frames = frames
+        self.observe = observe
+        results = .allocate(capacity: frames.count)
+        results.initialize(repeating: nil, count: frames.count)
+        for _ in 0 ..< min(workers, frames.count) {
+            DispatchQueue.global().async(group: group) { self.work() }
+        }
+    }
+
+    deinit {
+        results.deinitialize(count: frames.count)
+        results.deallocate()
+    }
+
+    /// Frames in the batch.
+    var count: Int { frames.count }
+
+    /// Observes frames until none is left to take.
+    private func work() {
+        while let i = take() { results[i] = Result { try observe(frames[i]) } }
+    }
+
+    private func take() -> Int? {
+        lock.withLock {
+            guard !stopped, next < frames.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    /// Helps observe what is left, waits for the workers, and returns the results in frame order.
+    func finish() -> [Result<FrameObservations, Error>] {
+        work()
+        group.wait()
+        return (0 ..< frames.count).map { results[$0]! }
+    }
+
+    /// Stops taking frames and waits for the frames already taken.
+    func cancel() {
+        lock.withLock { stopped = true }
+        group.wait()
     }
 }

@@ -29,6 +29,9 @@ struct FrameProjection {
     init(positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int) {
         let n = positions.count
         let m = camera.worldToCamera
+        // `m.transformPoint` written out (the same operations in the same order): the call was
+        // not inlined.
+        let (m0, m1, m2, m3) = m.columns
         let k = camera.intrinsics
         let w = Double(width), h = Double(height)
         var behind = 0, outside = 0, skipped = 0
@@ -52,7 +55,8 @@ struct FrameProjection {
                                 }
                             }
                             for i in range {
-                                let c = m.transformPoint(SIMD3<Double>(p[i]))
+                                let q = SIMD3<Double>(p[i])
+                                let c = m0 * q.x + m1 * q.y + m2 * q.z + m3
                                 guard c.z < 0 else { behind += 1; continue }
                                 let depth = -c.z
                                 let u = k.fx * c.x / depth + k.cx

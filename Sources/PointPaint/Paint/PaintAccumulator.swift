@@ -11,7 +11,7 @@ struct PaintAccumulator {
     /// Frames that saw each point.
     private(set) var views: [UInt32]
     /// Per slot: Σ w · colour (mean) or the kept colour (best, first, latest), fixed point.
-    private(set) var sums: [SIMD3<Int64>]
+    private(set) var sums: [PackedSum]
     /// Per slot: Σ w, or the kept observation's weight for `best`; empty when unweighted (every
     /// weight 1: the observations count).
     private(set) var weightSums: [UInt64] = []
@@ -19,7 +19,7 @@ struct PaintAccumulator {
     private(set) var store: SceneStore?
     /// Per slot, when the colour spread is kept: Σ w · colour and Σ w · colour² (channel-wise)
     /// of every observation, fixed point; empty otherwise.
-    private(set) var moments: [SIMD3<Int64>] = [], squares: [SIMD3<Int64>] = []
+    private(set) var moments: [PackedSum] = [], squares: [PackedSum] = []
     /// Voxel slots: each point's slot (`UInt32.max` for a point outside the voxel grid's range)
     /// and each slot's packed cell, in order of first appearance in the cloud; empty when a slot
     /// is a point.
@@ -49,7 +49,7 @@ struct PaintAccumulator {
             return slot
         }
         self.voxelSize = voxelSize
-        sums = [SIMD3<Int64>](repeating: .zero, count: cells.count)
+        sums = [PackedSum](repeating: .zero, count: cells.count)
         slotObservations = [UInt32](repeating: 0, count: cells.count)
         slotFrames = [SIMD2<UInt32>](repeating: .zero, count: cells.count)
         if spread {
@@ -65,14 +65,14 @@ struct PaintAccumulator {
         self.voxelSize = voxelSize
         views = [UInt32](repeating: 0, count: count)
         if spread, voxelSize == nil {
-            moments = [SIMD3<Int64>](repeating: .zero, count: count)
+            moments = [PackedSum](repeating: .zero, count: count)
             squares = moments
         }
         if let voxelSize {
             store = SceneStore(voxelSize: voxelSize, policy: accumulation.policy ?? .mean)
             sums = []
         } else {
-            sums = [SIMD3<Int64>](repeating: .zero, count: count)
+            sums = [PackedSum](repeating: .zero, count: count)
         }
     }
 
@@ -83,8 +83,20 @@ struct PaintAccumulator {
     @inline(__always)
     static func fixed(_ c: SIMD3<Float>) -> SIMD3<Int64> {
         let scaled = SIMD3<Double>(c) * SceneStore.fixedPointScale
-        func code(_ v: Double) -> Int64 { v.isNaN ? 0 : Int64(max(min(v.rounded(), 9e15), -9e15)) }
         return SIMD3(code(scaled.x), code(scaled.y), code(scaled.z))
+    }
+
+    /// `v` rounded to the nearest integer, halves away from zero, within ±9e15 (NaN as 0):
+    /// `Int64(max(min(v.rounded(), 9e15), -9e15))` without the libm call (baseline x86-64 has
+    /// no rounding instruction). Clamping first is the same (rounding is monotonic and 9e15 a
+    /// whole number); truncation and the exact remainder then round, without branches (the
+    /// remainder's side is as good as random, so a branch on it mispredicts half the time).
+    @inline(__always)
+    static func code(_ v: Double) -> Int64 {
+        let c = v.isNaN ? 0 : max(min(v, 9e15), -9e15)
+        let t = Int64(c)
+        let r = c - Double(t)  // exact: |t| < 2⁵³
+        return t &+ Int64(r >= 0.5 ? 1 : 0) &- Int64(r <= -0.5 ? 1 : 0)
     }
 
     /// Adds one frame's observations (frames in increasing order), weighted by `weights`
@@ -98,6 +110,22 @@ struct PaintAccumulator {
         }
         if !weights.isEmpty, weightSums.isEmpty { weightSums = [UInt64](repeating: 0, count: sums.count) }
         let voxels = !slotOfPoint.isEmpty
+        if accumulation == .mean, weights.isEmpty, weightSums.isEmpty, moments.isEmpty, !voxels {
+            // The plain mean per point: the loop below with every weight 1, without its branches.
+            precondition(points.count == colors.count && views.count == sums.count)
+            let count = views.count
+            views.withUnsafeMutableBufferPointer { views in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for n in points.indices {
+                        let i = Int(points[n])
+                        precondition(i < count, "a point outside the cloud")
+                        views[i] &+= 1
+                        sums[i].add(Self.fixed(colors[n]))
+                    }
+                }
+            }
+            return
+        }
         for (n, p) in points.enumerated() {
             let point = Int(p)
             views[point] &+= 1
@@ -107,22 +135,22 @@ struct PaintAccumulator {
             let w = weights.isEmpty ? 1 : Int64(weights[n])
             switch accumulation {
             case .mean:
-                sums[i] &+= Self.fixed(colors[n]) &* w
+                sums[i].add(Self.fixed(colors[n]) &* w)
             case .best:
                 // Strictly greater: among equal weights the earliest frame's stays.
                 if UInt64(w) > weightSums[i] {
-                    sums[i] = Self.fixed(colors[n])
+                    sums[i] = PackedSum(Self.fixed(colors[n]))
                     weightSums[i] = UInt64(w)
                 }
-            case .latest: sums[i] = Self.fixed(colors[n])
-            case .first: if before == 0 { sums[i] = Self.fixed(colors[n]) }
+            case .latest: sums[i] = PackedSum(Self.fixed(colors[n]))
+            case .first: if before == 0 { sums[i] = PackedSum(Self.fixed(colors[n])) }
             }
             // Σ w for every policy but best (which keeps the best weight there): the spread's too.
             let spreadWeight = accumulation == .best ? 1 : w
             if accumulation != .best, !weightSums.isEmpty { weightSums[i] &+= UInt64(w) }
             if !moments.isEmpty {
-                moments[i] &+= Self.fixed(colors[n]) &* spreadWeight
-                squares[i] &+= Self.fixed(colors[n] * colors[n]) &* spreadWeight
+                moments[i].add(Self.fixed(colors[n]) &* spreadWeight)
+                squares[i].add(Self.fixed(colors[n] * colors[n]) &* spreadWeight)
             }
             if voxels {
                 let f = UInt32(clamping: frame)
@@ -139,14 +167,14 @@ struct PaintAccumulator {
         // Σ w: the observations when unweighted.
         let total = weightSums.isEmpty ? Double(v) : Double(weightSums[i])
         let divisor = accumulation == .mean ? total : 1
-        let linear = SIMD3<Float>(SIMD3<Double>(sums[i]) * (scale / divisor))
+        let linear = SIMD3<Float>(SIMD3<Double>(sums[i].simd) * (scale / divisor))
         guard !moments.isEmpty else { return (SceneStore.encode(linear), nil) }
         // One observation: exactly no spread (the fixed-point rounding of c and c² would leave a trace).
         guard v > 1 else { return (SceneStore.encode(linear), 0) }
         // Weighted by the same weights as the mean (Σ w c / Σ w, Σ w c² / Σ w).
         let weightTotal = weightSums.isEmpty || accumulation == .best ? Double(v) : Double(weightSums[i])
-        let mean = SIMD3<Double>(moments[i]) * (scale / weightTotal)
-        let variance = SIMD3<Double>(squares[i]) * (scale / weightTotal) - mean * mean
+        let mean = SIMD3<Double>(moments[i].simd) * (scale / weightTotal)
+        let variance = SIMD3<Double>(squares[i].simd) * (scale / weightTotal) - mean * mean
         return (SceneStore.encode(linear), Float(max(variance.max(), 0).squareRoot()))
     }
 
@@ -162,14 +190,14 @@ struct PaintAccumulator {
                 for i in views.indices where views[i] == 0 {
                     guard let key = VoxelKey.packedCell(cloud.positions[i], voxelSize: store.voxelSize),
                           store.index(of: VoxelKey(packed: key)) == nil else { continue }
-                    extra.add(cloud.positions[i], color: SRGBTransfer.decode(cloud.colors?[i] ?? .zero))
+                    extra.add(cloud.positions[i], color: SRGBTransfer.decode(cloud.color(at: i) ?? .zero))
                 }
                 let painted = store.count
                 store.merge(extra)
                 let voxels = store.cloud()
                 var flags = [Bool](repeating: true, count: voxels.count)
                 // `cloud()` lists voxels in insertion order: the painted ones first.
-                if cloud.colors == nil { for i in painted ..< flags.count { flags[i] = false } }
+                if !cloud.hasColors { for i in painted ..< flags.count { flags[i] = false } }
                 return PaintResult(cloud: voxels, painted: flags, statistics: statistics, store: store)
             }
             let voxels = store.cloud()
@@ -182,32 +210,33 @@ struct PaintAccumulator {
             }
             return result
         }
-        var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
-        var spread: [Float]? = moments.isEmpty ? nil : []
-        let n = keep ? cloud.count : statistics.seen
-        positions.reserveCapacity(n)
-        colors.reserveCapacity(n)
-        counts.reserveCapacity(n)
-        painted.reserveCapacity(n)
-        for i in views.indices {
-            let v = views[i]
-            if v > 0 {
-                let (color, sd) = color(slot: i, observations: v)
-                positions.append(cloud.positions[i])
-                colors.append(color)
-                counts.append(v)
-                painted.append(true)
-                if let sd { spread!.append(sd) }
-            } else if keep {
-                positions.append(cloud.positions[i])
-                colors.append(cloud.colors?[i] ?? .zero)
-                counts.append(0)
-                painted.append(cloud.colors != nil)
-                spread?.append(0)
+        // One colour a point, computed once; the file is streamed from these and the cloud's
+        // own positions (`PointVertices`), with no copy of the cloud.
+        let n = cloud.count
+        var seen = 0, outside = SIMD4<Int32>.zero
+        var spread: [Float]? = moments.isEmpty ? nil : [Float](repeating: 0, count: n)
+        let colours = [Float](unsafeUninitializedCapacity: 3 * n) { out, initialized in
+            for i in 0 ..< n {
+                let v = views[i]
+                var colour = SIMD3<Float>.zero
+                if v > 0 {
+                    let (painted, sd) = color(slot: i, observations: v)
+                    colour = painted
+                    if let sd { spread![i] = sd }
+                    seen += 1
+                } else if keep, let own = cloud.color(at: i) {
+                    colour = own
+                }
+                if v > 0 || keep { outside |= PLYWriter.outsideUnitBits(SIMD4(colour, 0)) }
+                out[3 * i] = colour.x
+                out[3 * i + 1] = colour.y
+                out[3 * i + 2] = colour.z
             }
+            initialized = 3 * n
         }
-        return PaintResult(cloud: VoxelCloud(voxelSize: nil, positions: positions, colors: colors, counts: counts),
-                           painted: painted, statistics: statistics, colourSD: spread)
+        let points = PointVertices(positions: cloud.positions, colours: colours, views: views, spread: spread, keep: keep,
+                                   ownColours: cloud.hasColors, seen: seen, wide: (outside.x | outside.y | outside.z) < 0)
+        return PaintResult(points: points, statistics: statistics)
     }
 
     /// The voxel slots as a cloud of voxel centres, in order of first appearance in the cloud:
@@ -236,11 +265,32 @@ struct PaintAccumulator {
             } else {
                 let mean = members[s] > 0 ? SIMD3<Float>(own[s] / Double(members[s])) : .zero
                 colors.append(SceneStore.encode(mean))
-                painted.append(cloud.colors != nil)
+                painted.append(cloud.hasColors)
                 spread?.append(0)
             }
         }
         return PaintResult(cloud: VoxelCloud(voxelSize: size, positions: positions, colors: colors, counts: counts),
                            painted: painted, statistics: statistics, colourSD: spread)
+    }
+}
+
+/// Three 64-bit channels without the padding of `SIMD3<Int64>` (24 bytes, not 32): a slot's sums.
+struct PackedSum {
+    var x: Int64, y: Int64, z: Int64
+
+    /// Zero in every channel.
+    static let zero = PackedSum(.zero)
+
+    /// The channels of `v`.
+    @inline(__always) init(_ v: SIMD3<Int64>) { (x, y, z) = (v.x, v.y, v.z) }
+
+    /// The channels as a vector.
+    @inline(__always) var simd: SIMD3<Int64> { SIMD3(x, y, z) }
+
+    /// Adds `v` channel-wise, wrapping.
+    @inline(__always) mutating func add(_ v: SIMD3<Int64>) {
+        x &+= v.x
+        y &+= v.y
+        z &+= v.z
     }
 }

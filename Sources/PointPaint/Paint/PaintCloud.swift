@@ -3,16 +3,25 @@ import Foundation
 /// The cloud `pointpaint paint` colours: the finite points of a PLY file's `vertex` element, their
 /// own colours when the file has any, and how far apart neighbouring points lie.
 ///
-/// Positions and colours are flat arrays (12 bytes a point each), read from the mapped file in
-/// one pass for the binary layouts most tools write (`PLYReader.readCloud(path:)`); no object is
-/// made per point.
+/// Positions are a flat array, read from the mapped file in one pass for the binary layouts most
+/// tools write (`PLYReader.readCloud(path:)`); no object is made per point. Colours are kept as
+/// 8-bit codes (3 bytes a point) when every colour is one (an 8-bit file's), else as floats.
 public struct PaintCloud: Sendable {
     /// The file the cloud was read from (for messages), or a name for a cloud built in memory.
     public let path: String
     /// Positions of the finite points, world space, in file order (non-finite points left out).
     public let positions: [SIMD3<Float>]
     /// Their own colours, gamma-encoded extended sRGB, when the file has colour; nil otherwise.
-    public let colors: [SIMD3<Float>]?
+    /// Built from the stored form on each read: use `color(at:)` and `hasColors` for one point.
+    public var colors: [SIMD3<Float>]? {
+        switch ownColors {
+        case .none: nil
+        case .codes(let codes): (0 ..< count).map { SIMD3(codes[3 * $0].unitChannel, codes[3 * $0 + 1].unitChannel, codes[3 * $0 + 2].unitChannel) }
+        case .floats(let colors): colors
+        }
+    }
+    /// The colours as stored.
+    let ownColors: OwnColors
     /// Vertices of the file left out because a coordinate is NaN or infinite.
     public let nonFinite: Int
     /// The voxel size the file states (`comment voxel_size`), if any.
@@ -30,7 +39,7 @@ public struct PaintCloud: Sendable {
         let finite = positions.allSatisfy(\.isFinite)
         if finite {
             self.positions = positions
-            self.colors = colors
+            ownColors = OwnColors(colors)
             nonFinite = 0
         } else {
             var kept: [SIMD3<Float>] = []
@@ -42,7 +51,7 @@ public struct PaintCloud: Sendable {
             }
             nonFinite = positions.count - kept.count
             self.positions = kept
-            self.colors = colors == nil ? nil : keptColors
+            ownColors = OwnColors(colors == nil ? nil : keptColors)
         }
         guard !self.positions.isEmpty else {
             guard positions.isEmpty else {
@@ -68,6 +77,60 @@ public struct PaintCloud: Sendable {
 
     /// Number of points.
     public var count: Int { positions.count }
+
+    /// Whether the points have colours of their own.
+    public var hasColors: Bool {
+        if case .none = ownColors { return false }
+        return true
+    }
+
+    /// Point `i`'s own colour (as `colors` holds it), or nil for a cloud without colour.
+    @inline(__always)
+    public func color(at i: Int) -> SIMD3<Float>? {
+        switch ownColors {
+        case .none: nil
+        case .codes(let codes): SIMD3(codes[3 * i].unitChannel, codes[3 * i + 1].unitChannel, codes[3 * i + 2].unitChannel)
+        case .floats(let colors): colors[i]
+        }
+    }
+
+    /// A cloud's own colours as stored: none, 8-bit codes (three a point) when every channel is
+    /// exactly a code's `unitChannel`, else floats.
+    enum OwnColors: Sendable {
+        case none
+        case codes([UInt8])
+        case floats([SIMD3<Float>])
+
+        /// The most compact form that gives `colors` back exactly.
+        init(_ colors: [SIMD3<Float>]?) {
+            guard let colors else {
+                self = .none
+                return
+            }
+            var exact = true
+            let codes = [UInt8](unsafeUninitializedCapacity: 3 * colors.count) { out, initialized in
+                for (i, c) in colors.enumerated() {
+                    for k in 0 ..< 3 {
+                        let v = c[k], t = v * 255
+                        guard t >= 0, t <= 255 else {
+                            exact = false
+                            break
+                        }
+                        let code = UInt8(t + 0.5)
+                        // Bit for bit (so −0 stays a float).
+                        guard code.unitChannel.bitPattern == v.bitPattern else {
+                            exact = false
+                            break
+                        }
+                        out[3 * i + k] = code
+                    }
+                    guard exact else { break }
+                }
+                initialized = exact ? 3 * colors.count : 0
+            }
+            self = exact ? .codes(codes) : .floats(colors)
+        }
+    }
 
     /// A typical distance between neighbouring points: the stated voxel size when there is one,
     /// else an estimate from how many cells of a coarse grid the points occupy (a surface of

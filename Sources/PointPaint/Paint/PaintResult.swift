@@ -1,18 +1,62 @@
+import Foundation
+
 /// A painted cloud: one vertex a point (or a voxel), its colour, how many frames saw it, and
 /// whether it was painted at all.
+///
+/// A painting of one vertex a point holds its vertices as the painting left them (the cloud's
+/// own positions, shared rather than copied, one colour a point and the views): `cloud`,
+/// `painted` and `colourSD` are then built when read, while `writePLY` streams the file straight
+/// from that state.
 public struct PaintResult: Sendable {
+    /// The vertices: built arrays, or one a point as a painting left them.
+    enum Vertices: Sendable {
+        case built(VoxelCloud, painted: [Bool], colourSD: [Float]?)
+        case points(PointVertices)
+    }
+
+    /// The vertices, however they are held.
+    var vertices: Vertices
+
     /// Positions, gamma-encoded extended sRGB colours and, in `counts`, the observations of each
     /// vertex (0 for an unseen point kept with its own colour).
-    public var cloud: VoxelCloud
+    public var cloud: VoxelCloud {
+        get {
+            switch vertices {
+            case .built(let cloud, _, _): cloud
+            case .points(let points): points.cloud()
+            }
+        }
+        set { vertices = .built(newValue, painted: painted, colourSD: colourSD) }
+    }
+
     /// Per vertex: false for an unseen point kept without a colour of its own (written black and
     /// flagged with `painted 0`).
-    public var painted: [Bool]
+    public var painted: [Bool] {
+        get {
+            switch vertices {
+            case .built(_, let painted, _): painted
+            case .points(let points): points.paintedFlags()
+            }
+        }
+        set { vertices = .built(cloud, painted: newValue, colourSD: colourSD) }
+    }
+
     /// The counts of the painting.
     public var statistics: CloudPainter.Statistics
+
     /// Per vertex, when asked for (`CloudPainter.Options.qualityProperties`): the standard
     /// deviation of its observations' colours in linear light, the largest of the three
     /// channels' (0 for a point seen once or not at all); nil otherwise.
-    public var colourSD: [Float]?
+    public var colourSD: [Float]? {
+        get {
+            switch vertices {
+            case .built(_, _, let colourSD): colourSD
+            case .points(let points): points.spreads()
+            }
+        }
+        set { vertices = .built(cloud, painted: painted, colourSD: newValue) }
+    }
+
     /// The voxels as a store, when painting plain voxels (`CloudPainter.Options.voxelSize`,
     /// unweighted, no spread): what `.ppstore` and LAS output write (in Morton order, exact); nil
     /// for one vertex a point and for weighted voxels.
@@ -25,11 +69,23 @@ public struct PaintResult: Sendable {
     /// Wraps a painted cloud.
     public init(cloud: VoxelCloud, painted: [Bool], statistics: CloudPainter.Statistics, colourSD: [Float]? = nil,
                 store: SceneStore? = nil) {
-        self.cloud = cloud
-        self.painted = painted
+        vertices = .built(cloud, painted: painted, colourSD: colourSD)
         self.statistics = statistics
-        self.colourSD = colourSD
         self.store = store
+    }
+
+    /// Wraps one vertex a point as a painting left them.
+    init(points: PointVertices, statistics: CloudPainter.Statistics) {
+        vertices = .points(points)
+        self.statistics = statistics
+    }
+
+    /// Vertices of the result (`cloud.count`, without building the cloud).
+    public var vertexCount: Int {
+        switch vertices {
+        case .built(let cloud, _, _): cloud.count
+        case .points(let points): points.count
+        }
     }
 
     /// Whether the voxels can be written as a store file (`writeStore`): plain or weighted mean
@@ -66,7 +122,12 @@ public struct PaintResult: Sendable {
     }
 
     /// Vertices flagged as unpainted.
-    public var unpaintedCount: Int { painted.reduce(0) { $0 + ($1 ? 0 : 1) } }
+    public var unpaintedCount: Int {
+        switch vertices {
+        case .built(_, let painted, _): painted.reduce(0) { $0 + ($1 ? 0 : 1) }
+        case .points(let points): points.unpainted
+        }
+    }
 
     /// The result as a PLY file: `float x y z`, `uchar red green blue` (clipped, rounded), and
     /// `float red_f green_f blue_f` (exact extended sRGB) as `wideColor` says; `uchar painted`
@@ -77,6 +138,7 @@ public struct PaintResult: Sendable {
     public func plyFile(encoding: PLYEncoding = .binaryLittleEndian, wideColor: PLYWideColor = .auto,
                         source: String? = nil, comments: [String] = [], qualityProperties: Bool = false) -> PLYFile {
         let c = cloud
+        let painted = painted, colourSD = colourSD
         var properties = [
             PLYProperty(name: "x", values: .float32(c.positions.map(\.x))),
             PLYProperty(name: "y", values: .float32(c.positions.map(\.y))),
@@ -110,5 +172,89 @@ public struct PaintResult: Sendable {
         header += comments.map(PLYWriter.oneLine)
         return PLYFile(encoding: encoding, comments: header,
                        elements: [PLYElement(name: "vertex", count: c.count, properties: properties)])
+    }
+}
+
+/// One vertex a point as a painting left them: the cloud's positions (shared), one gamma-encoded
+/// colour a point (3 floats, unpadded: the painted colour, an unseen point's own colour or 0),
+/// the views, and the spread when kept. With unseen points dropped, the vertices are the seen
+/// points in cloud order. The arrays `PaintResult` shows are built on first use and kept
+/// (immutable, under a lock), so reading `cloud` repeatedly costs one build.
+final class PointVertices: @unchecked Sendable {
+    /// The cloud's positions, one a point.
+    let positions: [SIMD3<Float>]
+    /// Three channels a point.
+    let colours: [Float]
+    /// Frames that saw each point.
+    let views: [UInt32]
+    /// The spread of each point's observations (0 for an unseen point), when kept.
+    let spread: [Float]?
+    /// Whether unseen points are vertices too.
+    let keep: Bool
+    /// Whether the cloud has colours of its own (an unseen point is then painted in them).
+    let ownColours: Bool
+    /// Points seen at least once.
+    let seen: Int
+    /// Whether some vertex's colour lies outside 0…1 (`PLYWriter.hasWideColor` of the colours).
+    let wide: Bool
+
+    private let lock = NSLock()
+    /// The built arrays, once asked for.
+    private var built: (cloud: VoxelCloud, painted: [Bool], spread: [Float]?)?
+
+    init(positions: [SIMD3<Float>], colours: [Float], views: [UInt32], spread: [Float]?, keep: Bool, ownColours: Bool,
+         seen: Int, wide: Bool) {
+        self.positions = positions
+        self.colours = colours
+        self.views = views
+        self.spread = spread
+        self.keep = keep
+        self.ownColours = ownColours
+        self.seen = seen
+        self.wide = wide
+    }
+
+    /// Vertices.
+    var count: Int { keep ? views.count : seen }
+    /// Vertices flagged unpainted: the unseen points kept without colours of their own.
+    var unpainted: Int { keep && !ownColours ? views.count - seen : 0 }
+
+    /// Whether point `i` is a vertex.
+    @inline(__always) func includes(_ i: Int) -> Bool { keep || views[i] > 0 }
+    /// Point `i`'s colour.
+    @inline(__always) func colour(_ i: Int) -> SIMD3<Float> { SIMD3(colours[3 * i], colours[3 * i + 1], colours[3 * i + 2]) }
+    /// Whether point `i` is painted.
+    @inline(__always) func isPainted(_ i: Int) -> Bool { ownColours || views[i] > 0 }
+
+    /// The vertices as a cloud.
+    func cloud() -> VoxelCloud { arrays().cloud }
+
+    /// The painted flag of each vertex.
+    func paintedFlags() -> [Bool] { arrays().painted }
+
+    /// The spread of each vertex, when kept.
+    func spreads() -> [Float]? { arrays().spread }
+
+    /// The arrays, built once.
+    private func arrays() -> (cloud: VoxelCloud, painted: [Bool], spread: [Float]?) {
+        lock.withLock {
+            if let built { return built }
+            var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
+            var spreads: [Float]? = spread == nil ? nil : []
+            positions.reserveCapacity(count)
+            colors.reserveCapacity(count)
+            counts.reserveCapacity(count)
+            painted.reserveCapacity(count)
+            for i in views.indices where includes(i) {
+                positions.append(self.positions[i])
+                colors.append(colour(i))
+                counts.append(views[i])
+                painted.append(isPainted(i))
+                if let spread { spreads!.append(spread[i]) }
+            }
+            let arrays = (VoxelCloud(voxelSize: nil, positions: positions, colors: colors, counts: counts), painted, spreads)
+            built = arrays
+            return arrays
+        }
     }
 }

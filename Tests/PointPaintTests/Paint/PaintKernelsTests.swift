@@ -1,0 +1,62 @@
+import Testing
+@testable import PointPaint
+
+/// Painting's shortcuts equal what they replace: the table decode of the sRGB transfer within its
+/// bound, the fixed-point rounding exactly, and the plain mean's loop exactly.
+@Suite struct PaintKernelsTests {
+    @Test func theDecodeTableFollowsTheCurve() {
+        var worst: Float = 0, worstRelative: Float = 0, at: Float = 0
+        SRGBDecodeTable.coefficients.withUnsafeBufferPointer { table in
+            let steps = 1 << 21
+            for s in 0 ... steps {
+                let v = Float(s) / Float(steps)
+                let fast = SRGBDecodeTable.decode(v, table), exact = SRGBTransfer.decode(v)
+                worst = max(worst, abs(fast - exact))
+                if exact > 0, abs(fast - exact) / exact > worstRelative { worstRelative = abs(fast - exact) / exact; at = v }
+                if v <= 0.04045 { #expect(fast == exact, "the linear segment is the same division: \(v)") }
+            }
+            #expect(SRGBDecodeTable.decode(-0.25, table) == 0 && SRGBDecodeTable.decode(1.5, table) == 1)
+            #expect(SRGBDecodeTable.decode(.nan, table).isNaN && SRGBTransfer.decode(ColorMath.clampedToUnit(SIMD3<Float>(.nan, 0, 0))).x.isNaN)
+            #expect(SRGBDecodeTable.decode(1, table) == 1)
+        }
+        #expect(worst <= 2.5e-7 && worstRelative <= 4e-7, "largest difference \(worst), relative \(worstRelative) at \(at)")
+        var colours: [SIMD3<Float>] = [SIMD3(0.5, -0.1, 1.2), SIMD3(0.02, 0.7, 0.9)]
+        SRGBDecodeTable.linearize(&colours)
+        let policy = SampleColorPolicy(primaries: .srgb)
+        for (c, original) in zip(colours, [SIMD3<Float>(0.5, -0.1, 1.2), SIMD3(0.02, 0.7, 0.9)]) {
+            let d = c - policy.linear(original).color
+            #expect(max(abs(d.x), abs(d.y), abs(d.z)) <= 2.5e-7)
+        }
+    }
+
+    @Test func fixedPointCodesRoundAsBefore() {
+        func before(_ v: Double) -> Int64 { v.isNaN ? 0 : Int64(max(min(v.rounded(), 9e15), -9e15)) }
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 0.49999999999999994, -0.49999999999999994,
+                                4503599627370495.5, -4503599627370495.5, 4503599627370497, 9e15, 9e15 + 2, -9e15 - 2,
+                                1e300, -1e300, .infinity, -.infinity, .nan, 16_777_216.5, 16_777_215.499999]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0 ..< 100_000 {
+            values.append(Double.random(in: -3e7 ... 3e7, using: &generator))
+            values.append(Double(Int.random(in: -1_000_000 ... 1_000_000, using: &generator)) + 0.5)
+        }
+        for v in values { #expect(PaintAccumulator.code(v) == before(v), "\(v)") }
+    }
+
+    @Test func thePlainMeanLoopEqualsTheGeneralOne() {
+        let cloud = try! PaintCloud(path: "p", positions: (0 ..< 50).map { SIMD3(Float($0), 0, 0) }, colors: nil)
+        // The spread sends the same observations through the general loop.
+        var plain = PaintAccumulator(count: 50, accumulation: .mean, voxelSize: nil)
+        var general = PaintAccumulator(count: 50, accumulation: .mean, voxelSize: nil, spread: true)
+        for frame in 0 ..< 7 {
+            let points = (0 ..< UInt32(50)).filter { Int($0) % (frame + 2) != 1 }
+            let colors = points.map { SIMD3<Float>(Float($0) / 61 + Float(frame) / 13, 0.1 * Float(frame), 1.3) }
+            plain.add(points: points, colors: colors, frame: frame, cloud: cloud)
+            general.add(points: points, colors: colors, frame: frame, cloud: cloud)
+        }
+        var statistics = CloudPainter.Statistics()
+        statistics.seen = plain.seenCount
+        let a = plain.result(cloud: cloud, unseen: .keep, statistics: statistics)
+        let b = general.result(cloud: cloud, unseen: .keep, statistics: statistics)
+        #expect(a.cloud == b.cloud && a.cloud.counts.contains(7) && a.cloud.counts.contains(6))
+    }
+}
