@@ -79,21 +79,35 @@ struct PaintAccumulator {
     /// Points seen at least once.
     var seenCount: Int { views.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
 
-    /// The fixed-point code of a linear colour (`SceneStore.fixedPointScale`), NaN as 0.
+    /// The fixed-point code of a linear colour (`SceneStore.fixedPointScale`), each channel
+    /// clamped to ±64 as a store's samples are (so a voxel's sums stay within what a store file's
+    /// reader accepts), NaN as 0.
     @inline(__always)
     static func fixed(_ c: SIMD3<Float>) -> SIMD3<Int64> {
         let scaled = SIMD3<Double>(c) * SceneStore.fixedPointScale
-        return SIMD3(code(scaled.x), code(scaled.y), code(scaled.z))
+        return SIMD3(code(scaled.x, limit: colourLimit), code(scaled.y, limit: colourLimit), code(scaled.z, limit: colourLimit))
     }
 
-    /// `v` rounded to the nearest integer, halves away from zero, within ±9e15 (NaN as 0):
-    /// `Int64(max(min(v.rounded(), 9e15), -9e15))` without the libm call (baseline x86-64 has
-    /// no rounding instruction). Clamping first is the same (rounding is monotonic and 9e15 a
-    /// whole number); truncation and the exact remainder then round, without branches (the
-    /// remainder's side is as good as random, so a branch on it mispredicts half the time).
+    /// The fixed-point code of a linear colour's square, channel-wise, the colour clamped to ±64
+    /// first (so the square to 4096), NaN as 0.
     @inline(__always)
-    static func code(_ v: Double) -> Int64 {
-        let c = v.isNaN ? 0 : max(min(v, 9e15), -9e15)
+    static func fixedSquare(_ c: SIMD3<Float>) -> SIMD3<Int64> {
+        let scaled = SIMD3<Double>(c * c) * SceneStore.fixedPointScale
+        return SIMD3(code(scaled.x, limit: squareLimit), code(scaled.y, limit: squareLimit), code(scaled.z, limit: squareLimit))
+    }
+
+    /// 64 and 64² in the store's fixed point.
+    static let colourLimit = 64 * SceneStore.fixedPointScale, squareLimit = 4096 * SceneStore.fixedPointScale
+
+    /// `v` rounded to the nearest integer, halves away from zero, within ±`limit` (a whole number
+    /// below 2⁵³; NaN as 0): `Int64(max(min(v.rounded(), limit), -limit))` without the libm call
+    /// (baseline x86-64 has no rounding instruction). Clamping first is the same (rounding is
+    /// monotonic and the limit a whole number); truncation and the exact remainder then round,
+    /// without branches (the remainder's side is as good as random, so a branch on it
+    /// mispredicts half the time).
+    @inline(__always)
+    static func code(_ v: Double, limit: Double) -> Int64 {
+        let c = v.isNaN ? 0 : max(min(v, limit), -limit)
         let t = Int64(c)
         let r = c - Double(t)  // exact: |t| < 2⁵³
         return t &+ Int64(r >= 0.5 ? 1 : 0) &- Int64(r <= -0.5 ? 1 : 0)
@@ -150,7 +164,7 @@ struct PaintAccumulator {
             if accumulation != .best, !weightSums.isEmpty { weightSums[i] &+= UInt64(w) }
             if !moments.isEmpty {
                 moments[i].add(Self.fixed(colors[n]) &* spreadWeight)
-                squares[i].add(Self.fixed(colors[n] * colors[n]) &* spreadWeight)
+                squares[i].add(Self.fixedSquare(colors[n]) &* spreadWeight)
             }
             if voxels {
                 let f = UInt32(clamping: frame)

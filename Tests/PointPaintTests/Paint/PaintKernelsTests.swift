@@ -39,7 +39,15 @@ import Testing
             values.append(Double.random(in: -3e7 ... 3e7, using: &generator))
             values.append(Double(Int.random(in: -1_000_000 ... 1_000_000, using: &generator)) + 0.5)
         }
-        for v in values { #expect(PaintAccumulator.code(v) == before(v), "\(v)") }
+        for v in values { #expect(PaintAccumulator.code(v, limit: 9e15) == before(v), "\(v)") }
+    }
+
+    @Test func colourCodesAreClampedAsAStoreClampsItsSamples() {
+        let limit = Int64(1) << 30, squareLimit = Int64(1) << 36
+        #expect(PaintAccumulator.fixed(SIMD3(65, -1000, .infinity)) == SIMD3(limit, -limit, limit))
+        #expect(PaintAccumulator.fixedSquare(SIMD3(65, -1000, .nan)) == SIMD3(squareLimit, squareLimit, 0))
+        #expect(PaintAccumulator.fixed(SIMD3(0.5, -0.25, 63)) == SIMD3(1 << 23, -(1 << 22), 63 << 24))
+        #expect(PaintAccumulator.fixedSquare(SIMD3(0.5, -0.25, 63)) == SIMD3(1 << 22, 1 << 20, 3969 << 24))
     }
 
     @Test func thePlainMeanLoopEqualsTheGeneralOne() {
