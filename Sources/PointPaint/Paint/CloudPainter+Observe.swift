@@ -58,7 +58,7 @@ extension CloudPainter {
         case .zbuffer:
             let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
                                           spacing: spacing, coordinates: coordinates, depths: depths)
-            accepted = buffer.acceptance(depths: depths, coordinates: coordinates)
+            accepted = buffer.acceptanceOfSplattedPoints(depths: depths)
         case .off, .auto:
             accepted = Array(repeating: true, count: depths.count)
         }
@@ -196,6 +196,9 @@ struct SplatDepthBuffer {
     let spacing: Float
     /// Nearest depth per bin (infinity where nothing landed), row by row.
     private(set) var nearest: [Float]
+    /// The bin of each point splatted (row × columns + column, clamped as `accepts` finds it),
+    /// for `acceptanceOfSplattedPoints`.
+    private(set) var bins: [Int32]
 
     /// The most bins a footprint reaches on each side of its centre, so a point at the camera
     /// cannot cost a whole image.
@@ -214,13 +217,16 @@ struct SplatDepthBuffer {
         rows = (height + bin - 1) / bin
         var nearest = [Float](repeating: .infinity, count: columns * rows)
         let (columns, rows, binSize, w, h) = (columns, rows, binSize, self.width, self.height)
-        nearest.withUnsafeMutableBufferPointer { out in
-            coordinates.withUnsafeBufferPointer { st in
-                depths.withUnsafeBufferPointer { z in
-                    Self.splat(into: out, columns: columns, rows: rows, binSize: binSize, width: w, height: h,
-                               focalLength: focalLength, spacing: spacing, coordinates: st, depths: z)
+        bins = [Int32](unsafeUninitializedCapacity: depths.count) { bins, count in
+            nearest.withUnsafeMutableBufferPointer { out in
+                coordinates.withUnsafeBufferPointer { st in
+                    depths.withUnsafeBufferPointer { z in
+                        Self.splat(into: out, columns: columns, rows: rows, binSize: binSize, width: w, height: h,
+                                   focalLength: focalLength, spacing: spacing, coordinates: st, depths: z, bins: bins.baseAddress)
+                    }
                 }
             }
+            count = depths.count
         }
         self.nearest = nearest
     }
