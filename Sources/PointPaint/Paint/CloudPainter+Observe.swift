@@ -45,34 +45,38 @@ extension CloudPainter {
         // (runs of points wholly behind the camera or beyond an image edge skipped as blocks).
         let camera = frame.camera
         let k = camera.intrinsics
-        let projection = FrameProjection(positions: cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height)
-        result.statistics.behind = projection.behind
-        result.statistics.outside = projection.outside
-        let candidates = projection.candidates, coordinates = projection.coordinates, depths = projection.depths
-
-        var accepted: [Bool]
-        switch mode {
-        case .depth:
-            let map = frame.depth!
-            accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
-        case .zbuffer:
-            let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
-                                          spacing: spacing, coordinates: coordinates, depths: depths)
-            accepted = buffer.acceptanceOfSplattedPoints(depths: depths)
-        case .off, .auto:
-            accepted = Array(repeating: true, count: depths.count)
-        }
+        // The projection and the visibility test's arrays live only in this block: freed before
+        // the colours are sampled (with many points, what a frame holds at once).
         var visible: [SIMD2<Float>] = [], visibleDepths: [Float] = []
-        visible.reserveCapacity(coordinates.count)
-        visibleDepths.reserveCapacity(weighted ? coordinates.count : 0)
-        result.points.reserveCapacity(coordinates.count)
-        for i in accepted.indices where accepted[i] {
-            visible.append(coordinates[i])
-            result.points.append(candidates[i])
-            if weighted { visibleDepths.append(depths[i]) }
+        do {
+            let projection = FrameProjection(positions: cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height)
+            result.statistics.behind = projection.behind
+            result.statistics.outside = projection.outside
+            let candidates = projection.candidates, coordinates = projection.coordinates, depths = projection.depths
+
+            var accepted: [Bool]
+            switch mode {
+            case .depth:
+                let map = frame.depth!
+                accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
+            case .zbuffer:
+                let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
+                                              spacing: spacing, coordinates: coordinates, depths: depths)
+                accepted = buffer.acceptanceOfSplattedPoints(depths: depths)
+            case .off, .auto:
+                accepted = Array(repeating: true, count: depths.count)
+            }
+            visible.reserveCapacity(coordinates.count)
+            visibleDepths.reserveCapacity(weighted ? coordinates.count : 0)
+            result.points.reserveCapacity(coordinates.count)
+            for i in accepted.indices where accepted[i] {
+                visible.append(coordinates[i])
+                result.points.append(candidates[i])
+                if weighted { visibleDepths.append(depths[i]) }
+            }
+            result.statistics.hidden = candidates.count - result.points.count
+            result.statistics.observations = result.points.count
         }
-        result.statistics.hidden = candidates.count - result.points.count
-        result.statistics.observations = result.points.count
 
         let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
