@@ -45,34 +45,38 @@ extension CloudPainter {
         // (runs of points wholly behind the camera or beyond an image edge skipped as blocks).
         let camera = frame.camera
         let k = camera.intrinsics
-        let projection = FrameProjection(positions: cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height)
-        result.statistics.behind = projection.behind
-        result.statistics.outside = projection.outside
-        let candidates = projection.candidates, coordinates = projection.coordinates, depths = projection.depths
-
-        var accepted: [Bool]
-        switch mode {
-        case .depth:
-            let map = frame.depth!
-            accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
-        case .zbuffer:
-            let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
-                                          spacing: spacing, coordinates: coordinates, depths: depths)
-            accepted = buffer.acceptance(depths: depths, coordinates: coordinates)
-        case .off, .auto:
-            accepted = Array(repeating: true, count: depths.count)
-        }
+        // The projection and the visibility test's arrays live only in this block: freed before
+        // the colours are sampled (with many points, what a frame holds at once).
         var visible: [SIMD2<Float>] = [], visibleDepths: [Float] = []
-        visible.reserveCapacity(coordinates.count)
-        visibleDepths.reserveCapacity(weighted ? coordinates.count : 0)
-        result.points.reserveCapacity(coordinates.count)
-        for i in accepted.indices where accepted[i] {
-            visible.append(coordinates[i])
-            result.points.append(candidates[i])
-            if weighted { visibleDepths.append(depths[i]) }
+        do {
+            let projection = FrameProjection(positions: cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height)
+            result.statistics.behind = projection.behind
+            result.statistics.outside = projection.outside
+            let candidates = projection.candidates, coordinates = projection.coordinates, depths = projection.depths
+
+            var accepted: [Bool]
+            switch mode {
+            case .depth:
+                let map = frame.depth!
+                accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
+            case .zbuffer:
+                let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
+                                              spacing: spacing, coordinates: coordinates, depths: depths)
+                accepted = buffer.acceptanceOfSplattedPoints(depths: depths)
+            case .off, .auto:
+                accepted = Array(repeating: true, count: depths.count)
+            }
+            visible.reserveCapacity(coordinates.count)
+            visibleDepths.reserveCapacity(weighted ? coordinates.count : 0)
+            result.points.reserveCapacity(coordinates.count)
+            for i in accepted.indices where accepted[i] {
+                visible.append(coordinates[i])
+                result.points.append(candidates[i])
+                if weighted { visibleDepths.append(depths[i]) }
+            }
+            result.statistics.hidden = candidates.count - result.points.count
+            result.statistics.observations = result.points.count
         }
-        result.statistics.hidden = candidates.count - result.points.count
-        result.statistics.observations = result.points.count
 
         let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
@@ -196,6 +200,9 @@ struct SplatDepthBuffer {
     let spacing: Float
     /// Nearest depth per bin (infinity where nothing landed), row by row.
     private(set) var nearest: [Float]
+    /// The bin of each point splatted (row × columns + column, clamped as `accepts` finds it),
+    /// for `acceptanceOfSplattedPoints`.
+    private(set) var bins: [Int32]
 
     /// The most bins a footprint reaches on each side of its centre, so a point at the camera
     /// cannot cost a whole image.
@@ -214,13 +221,16 @@ struct SplatDepthBuffer {
         rows = (height + bin - 1) / bin
         var nearest = [Float](repeating: .infinity, count: columns * rows)
         let (columns, rows, binSize, w, h) = (columns, rows, binSize, self.width, self.height)
-        nearest.withUnsafeMutableBufferPointer { out in
-            coordinates.withUnsafeBufferPointer { st in
-                depths.withUnsafeBufferPointer { z in
-                    Self.splat(into: out, columns: columns, rows: rows, binSize: binSize, width: w, height: h,
-                               focalLength: focalLength, spacing: spacing, coordinates: st, depths: z)
+        bins = [Int32](unsafeUninitializedCapacity: depths.count) { bins, count in
+            nearest.withUnsafeMutableBufferPointer { out in
+                coordinates.withUnsafeBufferPointer { st in
+                    depths.withUnsafeBufferPointer { z in
+                        Self.splat(into: out, columns: columns, rows: rows, binSize: binSize, width: w, height: h,
+                                   focalLength: focalLength, spacing: spacing, coordinates: st, depths: z, bins: bins.baseAddress)
+                    }
                 }
             }
+            count = depths.count
         }
         self.nearest = nearest
     }

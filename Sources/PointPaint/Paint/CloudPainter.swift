@@ -190,39 +190,39 @@ public struct CloudPainter: Sendable {
         return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
     }
 
-    /// Observes each frame of `indices` in parallel batches and hands the observations to `body`
-    /// in frame order; `body` returns false to stop. While `body` takes batch k here, the other
-    /// threads already observe batch k + 1 (and this thread joins them when it is done), so
-    /// accumulating overlaps with observing; what `body` sees does not depend on the thread count.
+    /// Observes each frame of `indices` in parallel and hands the observations to `body` in frame
+    /// order; `body` returns false to stop. The other threads observe the frames after the one
+    /// `body` takes here (at most `2 × threads` frames ahead, loaded here in order), and this
+    /// thread observes too while the frame it needs next is not ready, so accumulating overlaps
+    /// with observing and no thread waits for a batch to end; what `body` sees does not depend on
+    /// the thread count.
     /// - Throws: the first error loading a frame (after the frames before it were handed over),
     ///   and `observe`'s errors (likewise after the frames before it).
     func forEachFrame(_ indices: [Int], _ body: (FrameObservations) throws -> Bool) throws {
         let threads = max(1, options.threads)
-        let batchSize = threads == 1 ? 1 : threads * 2
         let sequence = source.frames(indices, threads: threads)
-        var failure: Error?
-        func load() -> ObservationBatch? {
-            guard failure == nil else { return nil }
-            var batch: [CaptureFrame] = []
-            do {
-                while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
-            } catch {
-                failure = error
+        let painter = self
+        let pipeline = ObservationPipeline(workers: threads - 1) { try painter.observe($0) }
+        // However this returns, the workers stop and are waited for.
+        defer { pipeline.stop() }
+        let window = threads == 1 ? 1 : 2 * threads
+        var loaded = 0, failure: Error?, exhausted = false
+        for next in 0... {
+            // Frames are loaded here, in order, up to the window ahead of the one handed over next.
+            while !exhausted, failure == nil, loaded < next + window {
+                do {
+                    guard let frame = try sequence.next() else {
+                        exhausted = true
+                        break
+                    }
+                    pipeline.add(frame, at: loaded)
+                    loaded += 1
+                } catch {
+                    failure = error
+                }
             }
-            guard !batch.isEmpty else { return nil }
-            let painter = self
-            return ObservationBatch(frames: batch, workers: threads - 1) { try painter.observe($0) }
-        }
-        // The batch being observed, if any: its workers are waited for however this returns.
-        var inFlight = load()
-        defer { inFlight?.cancel() }
-        while let batch = inFlight {
-            let results = batch.finish()
-            // The next batch starts on the other threads before this one is handed over.
-            inFlight = batch.count == batchSize ? load() : nil
-            for result in results {
-                guard try body(result.get()) else { return }
-            }
+            guard next < loaded else { break }
+            guard try body(pipeline.result(at: next).get()) else { return }
         }
         if let failure { throw failure }
     }
@@ -287,64 +287,91 @@ public struct CloudPainter: Sendable {
     }
 }
 
-/// One batch of frames being observed: `workers` threads started at once take frames in turn
-/// (a shared counter), and `finish()` makes the calling thread take the rest before it waits
-/// for them. Each frame's result lands in its own slot, so the outcome does not depend on which
-/// thread observed which frame.
-private final class ObservationBatch: @unchecked Sendable {
-    /// Frames of the batch, in order.
-    let frames: [CaptureFrame]
+/// Frames being observed by `workers` threads started at once and by the thread that takes
+/// the results: frames are added in order, any thread takes the earliest one not yet taken, and
+/// each result lands in its own slot, so the outcome does not depend on which thread observed
+/// which frame. Everything shared is under `condition`'s lock.
+private final class ObservationPipeline: @unchecked Sendable {
     private let observe: @Sendable (CaptureFrame) throws -> FrameObservations
-    /// One result a frame, written by whichever thread took it (each slot by one thread, read
-    /// only after `group` is done).
-    private let results: UnsafeMutablePointer<Result<FrameObservations, Error>?>
-    private let lock = NSLock()
-    /// The next frame to take, and whether taking stopped early; under `lock`.
-    private var next = 0, stopped = false
+    private let condition = NSCondition()
+    /// Frames added and not yet taken, by position.
+    private var waiting: [Int: CaptureFrame] = [:]
+    /// The next position to take.
+    private var nextToTake = 0
+    /// Results not yet handed out, by position.
+    private var results: [Int: Result<FrameObservations, Error>] = [:]
+    private var stopped = false
     private let group = DispatchGroup()
 
-    /// Starts observing `frames` on `workers` threads.
-    init(frames: [CaptureFrame], workers: Int, observe: @escaping @Sendable (CaptureFrame) throws -> FrameObservations) {
-        self.frames = frames
+    init(workers: Int, observe: @escaping @Sendable (CaptureFrame) throws -> FrameObservations) {
         self.observe = observe
-        results = .allocate(capacity: frames.count)
-        results.initialize(repeating: nil, count: frames.count)
-        for _ in 0 ..< min(workers, frames.count) {
+        for _ in 0 ..< workers {
             DispatchQueue.global().async(group: group) { self.work() }
         }
     }
 
-    deinit {
-        results.deinitialize(count: frames.count)
-        results.deallocate()
-    }
-
-    /// Frames in the batch.
-    var count: Int { frames.count }
-
-    /// Observes frames until none is left to take.
-    private func work() {
-        while let i = take() { results[i] = Result { try observe(frames[i]) } }
-    }
-
-    private func take() -> Int? {
-        lock.withLock {
-            guard !stopped, next < frames.count else { return nil }
-            defer { next += 1 }
-            return next
+    /// Adds the frame at `position` (positions 0, 1, 2, … in turn).
+    func add(_ frame: CaptureFrame, at position: Int) {
+        condition.withLock {
+            waiting[position] = frame
+            condition.broadcast()
         }
     }
 
-    /// Helps observe what is left, waits for the workers, and returns the results in frame order.
-    func finish() -> [Result<FrameObservations, Error>] {
-        work()
-        group.wait()
-        return (0 ..< frames.count).map { results[$0]! }
+    /// Takes the earliest frame not yet taken, if it has been added (under the lock).
+    private func take() -> (Int, CaptureFrame)? {
+        guard let frame = waiting.removeValue(forKey: nextToTake) else { return nil }
+        defer { nextToTake += 1 }
+        return (nextToTake, frame)
     }
 
-    /// Stops taking frames and waits for the frames already taken.
-    func cancel() {
-        lock.withLock { stopped = true }
+    /// Observes `frame` and files its result (outside the lock while observing).
+    private func run(_ position: Int, _ frame: CaptureFrame) {
+        let result = Result { try observe(frame) }
+        condition.withLock {
+            results[position] = result
+            condition.broadcast()
+        }
+    }
+
+    /// A worker: observes frames as they come until stopped.
+    private func work() {
+        while true {
+            condition.lock()
+            while !stopped, waiting[nextToTake] == nil { condition.wait() }
+            guard !stopped, let (position, frame) = take() else {
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+            run(position, frame)
+        }
+    }
+
+    /// The result at `position` (added already), observing frames here while it is not ready.
+    func result(at position: Int) -> Result<FrameObservations, Error> {
+        condition.lock()
+        while true {
+            if let result = results.removeValue(forKey: position) {
+                condition.unlock()
+                return result
+            }
+            if let (taken, frame) = take() {
+                condition.unlock()
+                run(taken, frame)
+                condition.lock()
+            } else {
+                condition.wait()
+            }
+        }
+    }
+
+    /// Stops the workers (a frame in hand is finished) and waits for them.
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
         group.wait()
     }
 }

@@ -5,11 +5,17 @@ extension SplatDepthBuffer {
     /// the floor taken by truncation and a compare rather than a call, and the footprint
     /// clamped to the reach before it becomes an integer (a point nearly at the camera, whose
     /// footprint is wider than any integer, cannot trap).
-    /// - Parameter nearest: `columns × rows` depths, row by row, infinity where nothing landed.
+    /// The divisions by the bin size go two and four at a time (each lane the same IEEE
+    /// division as the scalar one).
+    /// - Parameters:
+    ///   - nearest: `columns × rows` depths, row by row, infinity where nothing landed.
+    ///   - bins: when given, room for each point's own bin (row × columns + column, clamped to
+    ///     the grid as `accepts` finds it).
     /// - Complexity: O(points × footprint bins).
     static func splat(into nearest: UnsafeMutableBufferPointer<Float>, columns: Int, rows: Int, binSize: Float,
                       width: Float, height: Float, focalLength: Float, spacing: Float,
-                      coordinates: UnsafeBufferPointer<SIMD2<Float>>, depths: UnsafeBufferPointer<Float>) {
+                      coordinates: UnsafeBufferPointer<SIMD2<Float>>, depths: UnsafeBufferPointer<Float>,
+                      bins: UnsafeMutablePointer<Int32>? = nil) {
         precondition(nearest.count == columns * rows && coordinates.count == depths.count)
         let reach = maximumReach
         @inline(__always) func floor(_ v: Float) -> Int {
@@ -17,21 +23,49 @@ extension SplatDepthBuffer {
             return Float(t) > v ? t - 1 : t
         }
         let base = nearest.baseAddress!
+        let size = SIMD2<Float>(width, height)
         for n in 0 ..< depths.count {
             let z = depths[n]
-            let u = coordinates[n].x * width, v = coordinates[n].y * height
+            let uv = coordinates[n] * size
+            let u = uv.x, v = uv.y
             let r = focalLength * spacing / z
-            let cx = Int(u / binSize), cy = Int(v / binSize)
+            let centre = uv / binSize
+            let cx = Int(centre.x), cy = Int(centre.y)
+            if let bins { bins[n] = Int32(truncatingIfNeeded: min(cy, rows - 1) * columns + min(cx, columns - 1)) }
+            // The footprint's edges: (u − r, u + r, v − r, v + r) / binSize.
+            let edges = (SIMD4(u, u, v, v) + SIMD4(-r, r, -r, r)) / binSize
             // max(cx − reach, ⌊a⌋) = ⌊max(a, cx − reach)⌋ for an integer cx − reach.
-            let x0 = max(0, floor(max((u - r) / binSize, Float(cx - reach))))
-            let x1 = min(columns - 1, floor(min((u + r) / binSize, Float(cx + reach))))
-            let y0 = max(0, floor(max((v - r) / binSize, Float(cy - reach))))
-            let y1 = min(rows - 1, floor(min((v + r) / binSize, Float(cy + reach))))
+            let x0 = max(0, floor(max(edges.x, Float(cx - reach))))
+            let x1 = min(columns - 1, floor(min(edges.y, Float(cx + reach))))
+            let y0 = max(0, floor(max(edges.z, Float(cy - reach))))
+            let y1 = min(rows - 1, floor(min(edges.w, Float(cy + reach))))
             guard x0 <= x1, y0 <= y1 else { continue }
             for y in y0 ... y1 {
                 let row = base + y * columns
                 for x in x0 ... x1 where z < row[x] { row[x] = z }
             }
+        }
+    }
+
+    /// `acceptance(depths:coordinates:)` of the points this buffer was splatted from (`depths`
+    /// theirs, in order), reading each point's bin as the splat found it.
+    /// - Complexity: O(points + bins).
+    func acceptanceOfSplattedPoints(depths: [Float]) -> [Bool] {
+        precondition(depths.count == bins.count, "expected the depths of the points splatted")
+        let (front, back) = neighbourhoodBounds()
+        return [Bool](unsafeUninitializedCapacity: depths.count) { out, count in
+            front.withUnsafeBufferPointer { front in
+                back.withUnsafeBufferPointer { back in
+                    bins.withUnsafeBufferPointer { bins in
+                        for n in 0 ..< depths.count {
+                            let z = depths[n], bin = Int(bins[n])
+                            let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
+                            out[n] = z - front[bin] <= tolerance && back[bin] - z <= tolerance
+                        }
+                    }
+                }
+            }
+            count = depths.count
         }
     }
 
@@ -41,6 +75,24 @@ extension SplatDepthBuffer {
     /// - Complexity: O(points + bins).
     func acceptance(depths: [Float], coordinates: [SIMD2<Float>]) -> [Bool] {
         precondition(depths.count == coordinates.count)
+        let (front, back) = neighbourhoodBounds()
+        return [Bool](unsafeUninitializedCapacity: depths.count) { out, count in
+            front.withUnsafeBufferPointer { front in
+                back.withUnsafeBufferPointer { back in
+                    for n in 0 ..< depths.count {
+                        let z = depths[n], st = coordinates[n]
+                        let x = min(columns - 1, Int(st.x * width / binSize)), y = min(rows - 1, Int(st.y * height / binSize))
+                        let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
+                        out[n] = z - front[y * columns + x] <= tolerance && back[y * columns + x] - z <= tolerance
+                    }
+                }
+            }
+            count = depths.count
+        }
+    }
+
+    /// The nearest and farthest depth of each bin's (clamped) 3 × 3 neighbourhood.
+    private func neighbourhoodBounds() -> (front: [Float], back: [Float]) {
         // Nearest and farthest of the (clamped) 3 × 3 neighbourhood: rows first, then columns.
         var rowFront = [Float](repeating: .infinity, count: columns * rows), rowBack = rowFront
         for j in 0 ..< rows {
@@ -66,18 +118,6 @@ extension SplatDepthBuffer {
                 back[j * columns + i] = hi
             }
         }
-        return [Bool](unsafeUninitializedCapacity: depths.count) { out, count in
-            front.withUnsafeBufferPointer { front in
-                back.withUnsafeBufferPointer { back in
-                    for n in 0 ..< depths.count {
-                        let z = depths[n], st = coordinates[n]
-                        let x = min(columns - 1, Int(st.x * width / binSize)), y = min(rows - 1, Int(st.y * height / binSize))
-                        let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
-                        out[n] = z - front[y * columns + x] <= tolerance && back[y * columns + x] - z <= tolerance
-                    }
-                }
-            }
-            count = depths.count
-        }
+        return (front, back)
     }
 }

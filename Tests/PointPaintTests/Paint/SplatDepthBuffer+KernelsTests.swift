@@ -32,6 +32,7 @@ import Testing
         let accepted = buffer.acceptance(depths: depths, coordinates: coordinates)
         let reference = depths.indices.map { buffer.accepts(depth: depths[$0], at: coordinates[$0]) }
         #expect(accepted == reference)
+        #expect(buffer.acceptanceOfSplattedPoints(depths: depths) == reference, "the bins the splat found")
         #expect(reference.contains(true) && reference.contains(false), "the case discriminates")
     }
 
