@@ -148,8 +148,8 @@ struct PaintCommand: ParsableCommand {
     /// The lines printed after painting.
     static func summary(_ result: PaintResult, cloud: PaintCloud, painter: CloudPainter, seconds: Double, output: String) -> String {
         let s = result.statistics
-        var text = String(format: "painted %d points from %d frames in %.2f s (%.3g frames/s): %d observations; %d projections skipped (%d behind the camera, %d outside the image, %d hidden)",
-                          s.points, s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.observations,
+        var text = String(format: "painted %d points from %d frames in %.2f s (%@ frames/s): %d observations; %d projections skipped (%d behind the camera, %d outside the image, %d hidden)",
+                          s.points, s.frames, seconds, ProgressReporter.rate(frames: s.frames, seconds: seconds), s.observations,
                           s.behind + s.outside + s.hidden, s.behind, s.outside, s.hidden)
         var tests: [String] = []
         if s.depthFrames > 0 { tests.append("\(s.depthFrames) against depth maps") }

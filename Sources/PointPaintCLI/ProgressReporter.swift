@@ -5,6 +5,13 @@ import Foundation
 /// the interval, so a short run, or one that fails early, prints no progress before its result
 /// or its one error line.
 struct ProgressReporter {
+    /// Frames a second as a summary prints it: whole numbers from 100 up, three significant
+    /// digits below (12 frames in 29 s is "0.414", not "0").
+    static func rate(frames: Int, seconds: Double) -> String {
+        let r = Double(frames) / max(seconds, 1e-9)
+        return r >= 100 ? String(format: "%.0f", r) : String(format: "%.3g", r)
+    }
+
     let label: String
     let total: Int
     let isTerminal = isatty(STDERR_FILENO) == 1

@@ -50,8 +50,8 @@ struct ReplayCommand: ParsableCommand {
     }
 
     static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {
-        var text = String(format: "replayed %d frames in %.2f s (%.3g frames/s): %d points seen, %d painted, %d skipped (%d behind the camera, %d outside the image)",
-                          s.frames, seconds, Double(s.frames) / max(seconds, 1e-9), s.pointsSeen, s.painted, s.behind + s.outside, s.behind, s.outside)
+        var text = String(format: "replayed %d frames in %.2f s (%@ frames/s): %d points seen, %d painted, %d skipped (%d behind the camera, %d outside the image)",
+                          s.frames, seconds, ProgressReporter.rate(frames: s.frames, seconds: seconds), s.pointsSeen, s.painted, s.behind + s.outside, s.behind, s.outside)
         if s.depthFrames > 0 {
             let d = s.depth
             text += String(format: "; points from depth in %d frame%@: %d of %d depth pixels (%d without depth, %d below the confidence, %d too far)",
