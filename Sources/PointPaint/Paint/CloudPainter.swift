@@ -264,7 +264,7 @@ public struct CloudPainter: Sendable {
             throw PointPaintError(.outOfRange, file: cloud.path,
                                   "no frame of \(PointPaintError.quote(source.path)) sees any of the cloud's \(cloud.count) points (\(statistics.behind) projections behind the camera, \(statistics.outside) outside the image, \(statistics.hidden) hidden): the cloud and the capture are likely in different coordinate frames")
         }
-        return accumulator.result(cloud: cloud, unseen: options.unseen, statistics: statistics, weighted: weighted)
+        return accumulator.result(cloud: cloud, unseen: options.unseen, statistics: statistics)
     }
 
     /// Solves per-frame exposure gains (`ExposureGains`) from this painting's own observations:

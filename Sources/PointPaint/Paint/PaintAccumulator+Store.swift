@@ -4,10 +4,11 @@ extension PaintAccumulator {
     /// What a store of the voxel slots keeps, or nil when they cannot be a store: per point, or
     /// any accumulation but `mean` (`best` keeps one observation's fixed-point colour, which no
     /// store policy holds; `latest` and `first` go to a `SceneStore` unless the spread is kept).
-    func slotStoreContents(weighted: Bool) -> StoreContents? {
+    /// Σ w when the observations came weighted (`weightSums` exist), Σ w·c² when the spread is kept.
+    var slotStoreContents: StoreContents? {
         guard !slotOfPoint.isEmpty, accumulation == .mean else { return nil }
         var contents: StoreContents = []
-        if weighted { contents.insert(.weights) }
+        if !weightSums.isEmpty { contents.insert(.weights) }
         if !moments.isEmpty { contents.insert(.spread) }
         return contents
     }

@@ -195,8 +195,8 @@ struct PaintAccumulator {
     /// The painted cloud: per point, the seen points' colours (and the unseen ones kept as
     /// `unseen` says); in voxels, the seen voxels plus, when kept, a voxel for each cell only
     /// unseen points reach, in their own colours' mean (linear light). Mean voxel slots also come as
-    /// store voxels (`PaintResult.storeVoxels`), weighted when `weighted`.
-    func result(cloud: PaintCloud, unseen: CloudPainter.Unseen, statistics: CloudPainter.Statistics, weighted: Bool = false) -> PaintResult {
+    /// store voxels (`PaintResult.storeVoxels`), keeping Σ w when the observations came weighted.
+    func result(cloud: PaintCloud, unseen: CloudPainter.Unseen, statistics: CloudPainter.Statistics) -> PaintResult {
         let keep = unseen == .keep
         if var store {
             if keep, statistics.unseen > 0 {
@@ -219,7 +219,7 @@ struct PaintAccumulator {
         }
         if !slotOfPoint.isEmpty {
             var result = voxelResult(cloud: cloud, keep: keep, statistics: statistics)
-            if let contents = slotStoreContents(weighted: weighted) {
+            if let contents = slotStoreContents {
                 result.storeVoxels = (slotVoxels(cloud: cloud, contents: contents, keepUnseen: keep), contents)
             }
             return result

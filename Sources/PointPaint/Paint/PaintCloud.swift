@@ -16,7 +16,7 @@ public struct PaintCloud: Sendable {
     public var colors: [SIMD3<Float>]? {
         switch ownColors {
         case .none: nil
-        case .codes(let codes): (0 ..< count).map { SIMD3(codes[3 * $0].unitChannel, codes[3 * $0 + 1].unitChannel, codes[3 * $0 + 2].unitChannel) }
+        case .codes: (0 ..< count).map { color(at: $0)! }
         case .floats(let colors): colors
         }
     }

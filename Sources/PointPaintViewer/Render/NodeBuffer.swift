@@ -41,10 +41,11 @@ final class NodeBuffer {
             cloud.colors.withUnsafeBufferPointer { colors in
                 scratch.withUnsafeMutableBufferPointer { out in
                     var o = 0
+                    let own = source == .color  // compared once, not per point
                     for slot in range {
                         let i = Int(indices[slot])
                         let p = positions[i]
-                        let c = source == .color ? colors[i] : QualityHeatMap.color(of: i, in: cloud, source: source)
+                        let c = own ? colors[i] : QualityHeatMap.color(of: i, in: cloud, source: source)
                         out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z
                         out[o + 3] = c.x; out[o + 4] = c.y; out[o + 5] = c.z
                         o += 6

@@ -3,20 +3,13 @@ import Testing
 @testable import PointPaint
 
 /// `CloudPainter.forEachFrame`: frames are handed over in order whatever the thread count, while
-/// the next batch is observed; a frame that fails to load ends the painting after the frames
+/// the frames after them are observed; a frame that fails to load ends the painting after the frames
 /// before it, and a body that stops ends it at once.
 @Suite struct CloudPainterFramesTests {
     /// `CloudPainterTests`' capture, whose frame `failing` cannot be loaded.
-    struct FailingSource: CaptureSource {
+    struct FailingSource: WrappingCaptureSource {
         let inner: any CaptureSource
         let failing: Int
-        var format: CaptureFormat { inner.format }
-        var path: String { inner.path }
-        var imageInfo: CaptureImageInfo { inner.imageInfo }
-        var frameCount: Int { inner.frameCount }
-        var notes: [String] { inner.notes }
-        var cloudFile: String? { inner.cloudFile }
-        func frameInfo(at index: Int) throws -> CaptureFrameInfo { try inner.frameInfo(at: index) }
         func frame(at index: Int) throws -> CaptureFrame {
             guard index != failing else { throw PointPaintError(.malformed, file: path, place: .frame(index), "unreadable") }
             return try inner.frame(at: index)

@@ -78,7 +78,7 @@ import Testing
         #expect(abs(Double(try #require(m.colourSD)[0]) - variance.squareRoot()) < 1e-6)
         let own = (Double(SRGBTransfer.decode(Float(0.2))) + Double(SRGBTransfer.decode(Float(0.6)))) / 2
         #expect(abs(Double(SRGBTransfer.decode(m.cloud.colors[2]).x) - own) < 1e-6, "unseen: its points' own colours")
-        let stored = try #require(mean.result(cloud: cloud, unseen: .keep, statistics: statistics, weighted: true).storeVoxels)
+        let stored = try #require(mean.result(cloud: cloud, unseen: .keep, statistics: statistics).storeVoxels)
         #expect(stored.contents == [.weights, .spread])
         #expect(stored.voxels.map(\.count) == [2, 1, 2] && stored.voxels.map(\.weight) == [4, 9, 2], "in Morton order; unseen points weigh 1")
         #expect(stored.voxels.map(\.code) == (0 ..< 3).map { VoxelKey(x: Int32($0), y: 0, z: 0).mortonCode }, "cells x = 0, 1, 2")

@@ -21,17 +21,12 @@ import Testing
 
     /// A Record3D source seen in the synthesizer's world: each pose moved out of the first
     /// camera's frame, so the shared checks, which hold cameras to the synthesizer's, apply.
-    struct InSynthesizerWorld: CaptureSource {
+    struct InSynthesizerWorld: WrappingCaptureSource {
         let base: Record3DCapture
         /// Record3D's world → the synthesizer's.
         let world = Record3DCaptureTests.synth.record3DWorld.inverse!
 
-        var format: CaptureFormat { base.format }
-        var path: String { base.path }
-        var imageInfo: CaptureImageInfo { base.imageInfo }
-        var frameCount: Int { base.frameCount }
-        var notes: [String] { base.notes }
-        var cloudFile: String? { base.cloudFile }
+        var inner: any CaptureSource { base }
 
         func moved(_ camera: Camera) -> Camera { Camera(intrinsics: camera.intrinsics, transform: world * camera.transform)! }
 
