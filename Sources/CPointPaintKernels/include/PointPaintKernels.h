@@ -81,6 +81,58 @@ int pointpaint_cpu_has_sse42(void);
 uint32_t pointpaint_crc32c_sse42(uint32_t crc, const void *data, size_t length);
 #endif
 
+/// A frame's projection for `pointpaint_project_points_*`: the world-to-camera matrix's first
+/// three rows by column (`m[3c + r]` is row r of column c), the intrinsics (pixels) and the image
+/// size. Per point p (floats widened to double), in this order, no fused operations:
+///   c = ((col0·p.x + col1·p.y) + col2·p.z) + col3      (rows x, y, z)
+///   behind unless c.z < 0; d = −c.z
+///   u = (fx · c.x) / d + cx,  v = (fy · −c.y) / d + cy,  s = u / width,  t = v / height
+///   outside unless 0 ≤ s < 1 and 0 ≤ t < 1; else a candidate: (float)s, (float)t, (float)d.
+typedef struct {
+    double m[12];
+    double fx, fy, cx, cy;
+    double width, height;
+} PointPaintProjection;
+
+/// Projects points `first ..< end` of `positions` (four floats a point: x, y, z, padding),
+/// writing each candidate's index, (s, t) pair and depth from the start of `index`, `st` and
+/// `depth` in increasing index order, and adding the points behind the camera and outside the
+/// image to `*behind` and `*outside`. Returns the candidates written. The reference.
+ptrdiff_t pointpaint_project_points_c(const float *positions, ptrdiff_t first, ptrdiff_t end,
+                                      const PointPaintProjection *k, uint32_t *index, float *st, float *depth,
+                                      ptrdiff_t *behind, ptrdiff_t *outside);
+
+/// A z-buffer splat for `pointpaint_splat_*`: image and bin sizes (pixels), focal length
+/// (pixels), point spacing (metres), the grid and the most bins a footprint reaches past its
+/// own. Per point (s, t, z), in float, no fused operations:
+///   u = s · width, v = t · height, r = (focalLength · spacing) / z
+///   cx = trunc(u / binSize), cy = trunc(v / binSize); bin = min(cy, rows−1) · columns + min(cx, columns−1)
+///   x0 = max(0, ⌊max((u + −r) / binSize, cx − reach)⌋),  x1 = min(columns−1, ⌊min((u + r) / binSize, cx + reach)⌋)
+///   y0, y1 the same in v and rows (max and min as Swift's: y ≥ x ? y : x, y < x ? y : x)
+///   every bin of columns x0…x1 and rows y0…y1 whose depth is above z takes z.
+typedef struct {
+    float width, height, focalLength, spacing, binSize;
+    int32_t columns, rows, reach;
+} PointPaintSplat;
+
+/// Splats `count` points (`st` pairs, `depth`) into `nearest` (columns × rows, row by row),
+/// storing each point's own bin in `bins` when it is not null. The reference.
+void pointpaint_splat_c(float *nearest, const float *st, const float *depth, ptrdiff_t count,
+                        const PointPaintSplat *k, int32_t *bins);
+
+#if defined(__x86_64__)
+/// `pointpaint_project_points_c` four points a step in 256-bit vectors. Requires
+/// POINTPAINT_KERNELS_AVX2.
+ptrdiff_t pointpaint_project_points_avx2(const float *positions, ptrdiff_t first, ptrdiff_t end,
+                                         const PointPaintProjection *k, uint32_t *index, float *st, float *depth,
+                                         ptrdiff_t *behind, ptrdiff_t *outside);
+
+/// `pointpaint_splat_c` with each footprint found eight points a step in 256-bit vectors (the
+/// bins are then lowered one point at a time, in order). Requires POINTPAINT_KERNELS_AVX2.
+void pointpaint_splat_avx2(float *nearest, const float *st, const float *depth, ptrdiff_t count,
+                           const PointPaintSplat *k, int32_t *bins);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

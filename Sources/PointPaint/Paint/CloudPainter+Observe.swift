@@ -1,3 +1,4 @@
+import CPointPaintKernels
 import Foundation
 
 /// What one frame saw of a cloud: the points that passed its visibility test and their colours.
@@ -208,9 +209,12 @@ struct SplatDepthBuffer {
     /// cannot cost a whole image.
     static let maximumReach = 16
 
-    /// Splats the points at scalar image coordinates `coordinates` with z-depths `depths`.
+    /// Splats the points at scalar image coordinates `coordinates` with z-depths `depths`
+    /// through `kernel` (the arithmetic of `splat(into:…)`, the Swift model).
     /// - Complexity: O(points × footprint bins + bins).
-    init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: [SIMD2<Float>], depths: [Float]) {
+    init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: [SIMD2<Float>], depths: [Float],
+         kernel: PaintKernel = .automatic) {
+        precondition(coordinates.count == depths.count)
         self.width = Float(width)
         self.height = Float(height)
         self.focalLength = focalLength
@@ -220,13 +224,21 @@ struct SplatDepthBuffer {
         columns = (width + bin - 1) / bin
         rows = (height + bin - 1) / bin
         var nearest = [Float](repeating: .infinity, count: columns * rows)
-        let (columns, rows, binSize, w, h) = (columns, rows, binSize, self.width, self.height)
+        var parameters = PointPaintSplat(width: self.width, height: self.height, focalLength: focalLength, spacing: spacing,
+                                         binSize: binSize, columns: Int32(columns), rows: Int32(rows), reach: Int32(Self.maximumReach))
+        let kernel = kernel.resolved
         bins = [Int32](unsafeUninitializedCapacity: depths.count) { bins, count in
             nearest.withUnsafeMutableBufferPointer { out in
-                coordinates.withUnsafeBufferPointer { st in
+                coordinates.withUnsafeBytes { st in
                     depths.withUnsafeBufferPointer { z in
-                        Self.splat(into: out, columns: columns, rows: rows, binSize: binSize, width: w, height: h,
-                                   focalLength: focalLength, spacing: spacing, coordinates: st, depths: z, bins: bins.baseAddress)
+                        let st = st.baseAddress?.assumingMemoryBound(to: Float.self)
+                        #if arch(x86_64)
+                        if kernel == .avx2 {
+                            pointpaint_splat_avx2(out.baseAddress!, st, z.baseAddress, z.count, &parameters, bins.baseAddress)
+                            return
+                        }
+                        #endif
+                        pointpaint_splat_c(out.baseAddress!, st, z.baseAddress, z.count, &parameters, bins.baseAddress)
                     }
                 }
             }

@@ -1,3 +1,5 @@
+import CPointPaintKernels
+
 /// The points of a cloud one frame can see before any visibility test: those in front of its
 /// camera and inside its image, with their scalar image coordinates and depths, computed as
 /// `Camera.project` does (double precision, the same operations in the same order), so the
@@ -23,26 +25,31 @@ struct FrameProjection {
 
     /// Projects `positions` (finite) through `camera` into an image of `width` × `height`
     /// pixels, skipping the blocks of `blocks` (made from the same positions) that cannot hold a
-    /// candidate.
+    /// candidate, with `kernel` projecting the points of the blocks that remain.
     /// - Complexity: O(points) in the worst case; O(blocks + points of the blocks that reach
     ///   the image) when the cloud's blocks are compact.
-    init(positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int) {
+    init(positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
+         kernel: PaintKernel = .automatic) {
+        precondition(MemoryLayout<SIMD3<Float>>.stride == 4 * MemoryLayout<Float>.stride, "the kernels read four floats a point")
         let n = positions.count
-        let m = camera.worldToCamera
-        // `m.transformPoint` written out (the same operations in the same order): the call was
-        // not inlined.
-        let (m0, m1, m2, m3) = m.columns
         let k = camera.intrinsics
         let w = Double(width), h = Double(height)
+        let (m0, m1, m2, m3) = camera.worldToCamera.columns
+        var parameters = PointPaintProjection(m: (m0.x, m0.y, m0.z, m1.x, m1.y, m1.z, m2.x, m2.y, m2.z, m3.x, m3.y, m3.z),
+                                              fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: w, height: h)
         var behind = 0, outside = 0, skipped = 0
         var found = 0
         let test = blocks.map { BlockTest(camera: camera, width: w, height: h, magnitude: Double($0.magnitude)) }
+        let kernel = kernel.resolved
         var coordinates: [SIMD2<Float>] = [], depths: [Float] = []
         // Room for every point: pages no candidate reaches are never touched.
         let candidates = [UInt32](unsafeUninitializedCapacity: n) { outIndex, indexCount in
             coordinates = [SIMD2<Float>](unsafeUninitializedCapacity: n) { outST, stCount in
                 depths = [Float](unsafeUninitializedCapacity: n) { outDepth, depthCount in
-                    positions.withUnsafeBufferPointer { p in
+                    positions.withUnsafeBytes { raw in
+                        // SIMD3<Float> is four floats apart (the fourth padding), as the kernels read.
+                        let p = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+                        let st = UnsafeMutableRawPointer(outST.baseAddress!).assumingMemoryBound(to: Float.self)
                         let blockCount = blocks?.count ?? 1
                         let size = blocks == nil ? n : CloudBlocks.size
                         for b in 0 ..< blockCount {
@@ -54,20 +61,9 @@ struct FrameProjection {
                                 case .undecided: break
                                 }
                             }
-                            for i in range {
-                                let q = SIMD3<Double>(p[i])
-                                let c = m0 * q.x + m1 * q.y + m2 * q.z + m3
-                                guard c.z < 0 else { behind += 1; continue }
-                                let depth = -c.z
-                                let u = k.fx * c.x / depth + k.cx
-                                let v = k.fy * -c.y / depth + k.cy
-                                let s = u / w, t = v / h
-                                guard s >= 0, s < 1, t >= 0, t < 1 else { outside += 1; continue }
-                                outIndex[found] = UInt32(truncatingIfNeeded: i)
-                                outST[found] = SIMD2(Float(s), Float(t))
-                                outDepth[found] = Float(depth)
-                                found += 1
-                            }
+                            found += Self.project(p, range, &parameters, kernel: kernel, index: outIndex.baseAddress! + found,
+                                                  st: st + 2 * found, depth: outDepth.baseAddress! + found,
+                                                  behind: &behind, outside: &outside)
                         }
                     }
                     depthCount = found
@@ -82,6 +78,20 @@ struct FrameProjection {
         self.behind = behind
         self.outside = outside
         skippedBlocks = skipped
+    }
+
+    /// The points of `range` through `kernel` (resolved); returns the candidates written.
+    private static func project(_ positions: UnsafePointer<Float>, _ range: Range<Int>, _ parameters: inout PointPaintProjection,
+                                kernel: PaintKernel, index: UnsafeMutablePointer<UInt32>, st: UnsafeMutablePointer<Float>,
+                                depth: UnsafeMutablePointer<Float>, behind: inout Int, outside: inout Int) -> Int {
+        #if arch(x86_64)
+        if kernel == .avx2 {
+            return pointpaint_project_points_avx2(positions, range.lowerBound, range.upperBound, &parameters, index, st, depth,
+                                                  &behind, &outside)
+        }
+        #endif
+        return pointpaint_project_points_c(positions, range.lowerBound, range.upperBound, &parameters, index, st, depth,
+                                           &behind, &outside)
     }
 
     /// Where a block's box lies for one camera.

@@ -3,7 +3,8 @@ import Testing
 @testable import PointPaint
 
 /// `FrameProjection` equals a plain loop over every point (as `Camera.project` projects), with
-/// and without skipping blocks; `CloudBlocks` bound their points.
+/// and without skipping blocks, through every kernel this CPU runs; `CloudBlocks` bound their
+/// points.
 @Suite struct FrameProjectionTests {
     /// A cloud of patches in file order (so blocks are compact), some far off to every side and
     /// behind, plus points scattered everywhere (so some blocks are wide).
@@ -14,7 +15,7 @@ import Testing
             let centre = SIMD3<Float>(Float.random(in: -12 ... 12, using: &rng), Float.random(in: -12 ... 12, using: &rng), Float.random(in: -12 ... 12, using: &rng))
             for _ in 0 ..< 700 { points.append(centre + SIMD3(Float.random(in: -0.3 ... 0.3, using: &rng), Float.random(in: -0.3 ... 0.3, using: &rng), Float.random(in: -0.3 ... 0.3, using: &rng))) }
         }
-        for _ in 0 ..< 3000 { points.append(SIMD3(Float.random(in: -12 ... 12, using: &rng), Float.random(in: -12 ... 12, using: &rng), Float.random(in: -12 ... 12, using: &rng))) }
+        for _ in 0 ..< 3003 { points.append(SIMD3(Float.random(in: -12 ... 12, using: &rng), Float.random(in: -12 ... 12, using: &rng), Float.random(in: -12 ... 12, using: &rng))) }
         return points
     }
 
@@ -44,12 +45,14 @@ import Testing
             depths.append(Float(depth))
         }
         let blocks = CloudBlocks(positions)
-        for projection in [FrameProjection(positions: positions, blocks: nil, camera: camera, width: 640, height: 480),
-                           FrameProjection(positions: positions, blocks: blocks, camera: camera, width: 640, height: 480)] {
-            #expect(projection.candidates == candidates)
-            #expect(projection.coordinates == coordinates)
-            #expect(projection.depths == depths)
-            #expect(projection.behind == behind && projection.outside == outside)
+        for kernel in PaintKernel.allCases where kernel.isAvailable {
+            for projection in [FrameProjection(positions: positions, blocks: nil, camera: camera, width: 640, height: 480, kernel: kernel),
+                               FrameProjection(positions: positions, blocks: blocks, camera: camera, width: 640, height: 480, kernel: kernel)] {
+                #expect(projection.candidates == candidates, "\(kernel)")
+                #expect(projection.coordinates == coordinates, "\(kernel)")
+                #expect(projection.depths == depths, "\(kernel)")
+                #expect(projection.behind == behind && projection.outside == outside, "\(kernel)")
+            }
         }
         #expect(!candidates.isEmpty && behind > 0 && outside > 0, "the case covers all three")
         let skipped = FrameProjection(positions: positions, blocks: blocks, camera: camera, width: 640, height: 480).skippedBlocks

@@ -1,0 +1,38 @@
+import CPointPaintKernels
+
+/// Which kernel projects a frame's points and splats its z-buffer (`FrameProjection`,
+/// `SplatDepthBuffer`). `.automatic` (the default) takes the fastest this CPU runs; tests force
+/// each one against the Swift model of the arithmetic.
+enum PaintKernel: Sendable, CaseIterable, CustomStringConvertible {
+    case automatic
+    /// C, 256-bit vectors (x86-64 with AVX2): four points a step for the projection, eight for
+    /// the footprints of the splat.
+    case avx2
+    /// C, one point at a time: the reference, on every architecture.
+    case c
+
+    /// `pointpaint_cpu_kernels()`, read once (CPUID is slow in a virtual machine).
+    private static let cpu = Int(pointpaint_cpu_kernels())
+
+    /// Whether this CPU can run the kernel.
+    var isAvailable: Bool {
+        switch self {
+        case .automatic, .c: true
+        case .avx2: Self.cpu & Int(POINTPAINT_KERNELS_AVX2) != 0
+        }
+    }
+
+    /// What `.automatic` runs on this CPU.
+    static let best: PaintKernel = PaintKernel.avx2.isAvailable ? .avx2 : .c
+
+    /// The kernel `self` stands for on this CPU (`.automatic` resolved).
+    var resolved: PaintKernel { self == .automatic ? Self.best : self }
+
+    var description: String {
+        switch self {
+        case .automatic: "automatic"
+        case .avx2: "AVX2"
+        case .c: "C reference"
+        }
+    }
+}
