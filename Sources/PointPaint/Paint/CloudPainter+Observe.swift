@@ -46,36 +46,47 @@ extension CloudPainter {
         // (runs of points wholly behind the camera or beyond an image edge skipped as blocks).
         let camera = frame.camera
         let k = camera.intrinsics
-        // The projection and the visibility test's arrays live only in this block: freed before
-        // the colours are sampled (with many points, what a frame holds at once).
+        // The projection and the visibility test's arrays are this thread's scratch, reused from
+        // frame to frame; what the frame keeps is copied out before the colours are sampled.
         var visible: [SIMD2<Float>] = [], visibleDepths: [Float] = []
-        do {
-            let projection = FrameProjection(positions: cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height)
-            result.statistics.behind = projection.behind
-            result.statistics.outside = projection.outside
-            let candidates = projection.candidates, coordinates = projection.coordinates, depths = projection.depths
-
-            var accepted: [Bool]
-            switch mode {
-            case .depth:
-                let map = frame.depth!
-                accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
-            case .zbuffer:
-                let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx),
-                                              spacing: spacing, coordinates: coordinates, depths: depths)
-                accepted = buffer.acceptanceOfSplattedPoints(depths: depths)
-            case .off, .auto:
-                accepted = Array(repeating: true, count: depths.count)
+        scratch.withBuffers(count: cloud.positions.count) { buffers in
+            let counts = FrameProjection.project(cloud.positions, blocks: blocks, camera: camera, width: info.width, height: info.height,
+                                                 into: buffers)
+            result.statistics.behind = counts.behind
+            result.statistics.outside = counts.outside
+            let found = counts.candidates
+            buffers.candidates.withUnsafeBufferPointer { candidates in
+                buffers.coordinates.withUnsafeBufferPointer { coordinates in
+                    buffers.depths.withUnsafeBufferPointer { depths in
+                        buffers.bins.withUnsafeMutableBufferPointer { bins in
+                            let coordinates = UnsafeBufferPointer(rebasing: coordinates[..<found])
+                            let depths = UnsafeBufferPointer(rebasing: depths[..<found])
+                            let accepted: [Bool]
+                            switch mode {
+                            case .depth:
+                                let map = frame.depth!
+                                accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
+                            case .zbuffer:
+                                let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx), spacing: spacing,
+                                                              coordinates: coordinates, depths: depths, bins: bins.baseAddress)
+                                accepted = buffer.acceptanceOfSplattedPoints(depths: depths, bins: UnsafeBufferPointer(rebasing: bins[..<found]))
+                            case .off, .auto:
+                                accepted = Array(repeating: true, count: found)
+                            }
+                            let kept = accepted.reduce(0) { $0 + ($1 ? 1 : 0) }
+                            visible.reserveCapacity(kept)
+                            visibleDepths.reserveCapacity(weighted ? kept : 0)
+                            result.points.reserveCapacity(kept)
+                            for i in accepted.indices where accepted[i] {
+                                visible.append(coordinates[i])
+                                result.points.append(candidates[i])
+                                if weighted { visibleDepths.append(depths[i]) }
+                            }
+                        }
+                    }
+                }
             }
-            visible.reserveCapacity(coordinates.count)
-            visibleDepths.reserveCapacity(weighted ? coordinates.count : 0)
-            result.points.reserveCapacity(coordinates.count)
-            for i in accepted.indices where accepted[i] {
-                visible.append(coordinates[i])
-                result.points.append(candidates[i])
-                if weighted { visibleDepths.append(depths[i]) }
-            }
-            result.statistics.hidden = candidates.count - result.points.count
+            result.statistics.hidden = found - result.points.count
             result.statistics.observations = result.points.count
         }
 
@@ -89,12 +100,7 @@ extension CloudPainter {
         } else {
             result.statistics.weightSum = result.points.count * Int(ObservationWeight.full)
         }
-        if colorPolicy.primaries == .srgb, colorPolicy.grade == nil {
-            // Clamped and decoded, never outside sRGB; without a powf per channel.
-            SRGBDecodeTable.linearize(&result.colors)
-        } else {
-            result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
-        }
+        result.statistics.outOfSRGB = colorPolicy.linearizeBatch(&result.colors)
         return result
     }
 }
@@ -202,7 +208,7 @@ struct SplatDepthBuffer {
     /// Nearest depth per bin (infinity where nothing landed), row by row.
     private(set) var nearest: [Float]
     /// The bin of each point splatted (row × columns + column, clamped as `accepts` finds it),
-    /// for `acceptanceOfSplattedPoints`.
+    /// for `acceptanceOfSplattedPoints`; empty when the splat stored them elsewhere.
     private(set) var bins: [Int32]
 
     /// The most bins a footprint reaches on each side of its centre, so a point at the camera
@@ -210,10 +216,28 @@ struct SplatDepthBuffer {
     static let maximumReach = 16
 
     /// Splats the points at scalar image coordinates `coordinates` with z-depths `depths`
-    /// through `kernel` (the arithmetic of `splat(into:…)`, the Swift model).
+    /// through `kernel` (the arithmetic of `splat(into:…)`, the Swift model), keeping each
+    /// point's bin in `bins`.
     /// - Complexity: O(points × footprint bins + bins).
     init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: [SIMD2<Float>], depths: [Float],
          kernel: PaintKernel = .automatic) {
+        precondition(coordinates.count == depths.count)
+        var bins = [Int32](repeating: 0, count: depths.count)
+        self = coordinates.withUnsafeBufferPointer { st in
+            depths.withUnsafeBufferPointer { z in
+                bins.withUnsafeMutableBufferPointer { bins in
+                    SplatDepthBuffer(width: width, height: height, focalLength: focalLength, spacing: spacing, coordinates: st, depths: z,
+                                     bins: bins.baseAddress, kernel: kernel)
+                }
+            }
+        }
+        self.bins = bins
+    }
+
+    /// The splat of the points at `coordinates` and `depths`, storing each point's own bin in
+    /// `bins` (room for them all) when given; `self.bins` stays empty.
+    init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: UnsafeBufferPointer<SIMD2<Float>>,
+         depths: UnsafeBufferPointer<Float>, bins: UnsafeMutablePointer<Int32>?, kernel: PaintKernel = .automatic) {
         precondition(coordinates.count == depths.count)
         self.width = Float(width)
         self.height = Float(height)
@@ -223,26 +247,20 @@ struct SplatDepthBuffer {
         binSize = Float(bin)
         columns = (width + bin - 1) / bin
         rows = (height + bin - 1) / bin
+        self.bins = []
         var nearest = [Float](repeating: .infinity, count: columns * rows)
         var parameters = PointPaintSplat(width: self.width, height: self.height, focalLength: focalLength, spacing: spacing,
                                          binSize: binSize, columns: Int32(columns), rows: Int32(rows), reach: Int32(Self.maximumReach))
         let kernel = kernel.resolved
-        bins = [Int32](unsafeUninitializedCapacity: depths.count) { bins, count in
-            nearest.withUnsafeMutableBufferPointer { out in
-                coordinates.withUnsafeBytes { st in
-                    depths.withUnsafeBufferPointer { z in
-                        let st = st.baseAddress?.assumingMemoryBound(to: Float.self)
-                        #if arch(x86_64)
-                        if kernel == .avx2 {
-                            pointpaint_splat_avx2(out.baseAddress!, st, z.baseAddress, z.count, &parameters, bins.baseAddress)
-                            return
-                        }
-                        #endif
-                        pointpaint_splat_c(out.baseAddress!, st, z.baseAddress, z.count, &parameters, bins.baseAddress)
-                    }
-                }
+        nearest.withUnsafeMutableBufferPointer { out in
+            let st = UnsafeRawPointer(coordinates.baseAddress)?.assumingMemoryBound(to: Float.self)
+            #if arch(x86_64)
+            if kernel == .avx2 {
+                pointpaint_splat_avx2(out.baseAddress!, st, depths.baseAddress, depths.count, &parameters, bins)
+                return
             }
-            count = depths.count
+            #endif
+            pointpaint_splat_c(out.baseAddress!, st, depths.baseAddress, depths.count, &parameters, bins)
         }
         self.nearest = nearest
     }

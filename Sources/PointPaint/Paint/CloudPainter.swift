@@ -160,6 +160,8 @@ public struct CloudPainter: Sendable {
     /// The bounding boxes of the cloud's points a block at a time, for skipping runs no frame
     /// sees (`FrameProjection`).
     let blocks: CloudBlocks
+    /// The arrays frames observe into, reused from frame to frame (a set a thread).
+    let scratch = ObservationScratch()
 
     /// Creates a painting of `cloud` from `source`.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the

@@ -30,54 +30,98 @@ struct FrameProjection {
     ///   the image) when the cloud's blocks are compact.
     init(positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
          kernel: PaintKernel = .automatic) {
+        let n = positions.count
+        var counts = Counts()
+        var coordinates: [SIMD2<Float>] = [], depths: [Float] = []
+        guard n > 0 else {
+            (self.candidates, self.coordinates, self.depths) = ([], [], [])
+            return
+        }
+        // Room for every point: pages no candidate reaches are never touched.
+        let candidates = [UInt32](unsafeUninitializedCapacity: n) { outIndex, indexCount in
+            coordinates = [SIMD2<Float>](unsafeUninitializedCapacity: n) { outST, stCount in
+                depths = [Float](unsafeUninitializedCapacity: n) { outDepth, depthCount in
+                    counts = Self.project(positions, blocks: blocks, camera: camera, width: width, height: height, kernel: kernel,
+                                          index: outIndex.baseAddress!, st: outST.baseAddress!, depth: outDepth.baseAddress!)
+                    depthCount = counts.candidates
+                }
+                stCount = counts.candidates
+            }
+            indexCount = counts.candidates
+        }
+        self.candidates = candidates
+        self.coordinates = coordinates
+        self.depths = depths
+        behind = counts.behind
+        outside = counts.outside
+        skippedBlocks = counts.skippedBlocks
+    }
+
+    /// What a projection into caller's arrays found.
+    struct Counts {
+        /// Candidates written.
+        var candidates = 0
+        /// Points at or behind the camera plane.
+        var behind = 0
+        /// Points in front of the camera but outside the image.
+        var outside = 0
+        /// Blocks counted without projecting their points.
+        var skippedBlocks = 0
+    }
+
+    /// `init`'s projection written into `buffers`' candidates, coordinates and depths (from their
+    /// start; each at least `positions.count` long), for observations that reuse their arrays.
+    static func project(_ positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
+                        kernel: PaintKernel = .automatic, into buffers: ObservationScratch.Buffers) -> Counts {
+        guard !positions.isEmpty else { return Counts() }
+        precondition(buffers.candidates.count >= positions.count && buffers.coordinates.count >= positions.count
+            && buffers.depths.count >= positions.count, "expected room for every point")
+        return buffers.candidates.withUnsafeMutableBufferPointer { index in
+            buffers.coordinates.withUnsafeMutableBufferPointer { st in
+                buffers.depths.withUnsafeMutableBufferPointer { depth in
+                    project(positions, blocks: blocks, camera: camera, width: width, height: height, kernel: kernel,
+                            index: index.baseAddress!, st: st.baseAddress!, depth: depth.baseAddress!)
+                }
+            }
+        }
+    }
+
+    /// The projection into raw arrays with room for every point.
+    private static func project(_ positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
+                                kernel: PaintKernel, index: UnsafeMutablePointer<UInt32>, st outST: UnsafeMutablePointer<SIMD2<Float>>,
+                                depth: UnsafeMutablePointer<Float>) -> Counts {
         precondition(MemoryLayout<SIMD3<Float>>.stride == 4 * MemoryLayout<Float>.stride, "the kernels read four floats a point")
         let n = positions.count
+        guard n > 0 else { return Counts() }
         let k = camera.intrinsics
         let w = Double(width), h = Double(height)
         let (m0, m1, m2, m3) = camera.worldToCamera.columns
         var parameters = PointPaintProjection(m: (m0.x, m0.y, m0.z, m1.x, m1.y, m1.z, m2.x, m2.y, m2.z, m3.x, m3.y, m3.z),
                                               fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: w, height: h)
-        var behind = 0, outside = 0, skipped = 0
-        var found = 0
+        var counts = Counts()
         let test = blocks.map { BlockTest(camera: camera, width: w, height: h, magnitude: Double($0.magnitude)) }
         let kernel = kernel.resolved
-        var coordinates: [SIMD2<Float>] = [], depths: [Float] = []
-        // Room for every point: pages no candidate reaches are never touched.
-        let candidates = [UInt32](unsafeUninitializedCapacity: n) { outIndex, indexCount in
-            coordinates = [SIMD2<Float>](unsafeUninitializedCapacity: n) { outST, stCount in
-                depths = [Float](unsafeUninitializedCapacity: n) { outDepth, depthCount in
-                    positions.withUnsafeBytes { raw in
-                        // SIMD3<Float> is four floats apart (the fourth padding), as the kernels read.
-                        let p = raw.baseAddress!.assumingMemoryBound(to: Float.self)
-                        let st = UnsafeMutableRawPointer(outST.baseAddress!).assumingMemoryBound(to: Float.self)
-                        let blockCount = blocks?.count ?? 1
-                        let size = blocks == nil ? n : CloudBlocks.size
-                        for b in 0 ..< blockCount {
-                            let range = b * size ..< min(n, (b + 1) * size)
-                            if let blocks, let test {
-                                switch test.classify(lower: blocks.lower[b], upper: blocks.upper[b]) {
-                                case .behind: behind += range.count; skipped += 1; continue
-                                case .outside: outside += range.count; skipped += 1; continue
-                                case .undecided: break
-                                }
-                            }
-                            found += Self.project(p, range, &parameters, kernel: kernel, index: outIndex.baseAddress! + found,
-                                                  st: st + 2 * found, depth: outDepth.baseAddress! + found,
-                                                  behind: &behind, outside: &outside)
-                        }
+        let st = UnsafeMutableRawPointer(outST).assumingMemoryBound(to: Float.self)
+        positions.withUnsafeBytes { raw in
+            // SIMD3<Float> is four floats apart (the fourth padding), as the kernels read.
+            let p = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            let blockCount = blocks?.count ?? 1
+            let size = blocks == nil ? n : CloudBlocks.size
+            for b in 0 ..< blockCount {
+                let range = b * size ..< min(n, (b + 1) * size)
+                if let blocks, let test {
+                    switch test.classify(lower: blocks.lower[b], upper: blocks.upper[b]) {
+                    case .behind: counts.behind += range.count; counts.skippedBlocks += 1; continue
+                    case .outside: counts.outside += range.count; counts.skippedBlocks += 1; continue
+                    case .undecided: break
                     }
-                    depthCount = found
                 }
-                stCount = found
+                let found = counts.candidates
+                counts.candidates += project(p, range, &parameters, kernel: kernel, index: index + found, st: st + 2 * found,
+                                             depth: depth + found, behind: &counts.behind, outside: &counts.outside)
             }
-            indexCount = found
         }
-        self.candidates = candidates
-        self.coordinates = coordinates
-        self.depths = depths
-        self.behind = behind
-        self.outside = outside
-        skippedBlocks = skipped
+        return counts
     }
 
     /// The points of `range` through `kernel` (resolved); returns the candidates written.

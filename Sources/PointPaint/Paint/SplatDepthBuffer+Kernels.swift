@@ -52,16 +52,22 @@ extension SplatDepthBuffer {
     /// - Complexity: O(points + bins).
     func acceptanceOfSplattedPoints(depths: [Float]) -> [Bool] {
         precondition(depths.count == bins.count, "expected the depths of the points splatted")
+        return depths.withUnsafeBufferPointer { z in
+            bins.withUnsafeBufferPointer { acceptanceOfSplattedPoints(depths: z, bins: $0) }
+        }
+    }
+
+    /// The same for points whose bins the splat stored in `bins`.
+    func acceptanceOfSplattedPoints(depths: UnsafeBufferPointer<Float>, bins: UnsafeBufferPointer<Int32>) -> [Bool] {
+        precondition(depths.count == bins.count, "expected a bin a point")
         let (front, back) = neighbourhoodBounds()
         return [Bool](unsafeUninitializedCapacity: depths.count) { out, count in
             front.withUnsafeBufferPointer { front in
                 back.withUnsafeBufferPointer { back in
-                    bins.withUnsafeBufferPointer { bins in
-                        for n in 0 ..< depths.count {
-                            let z = depths[n], bin = Int(bins[n])
-                            let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
-                            out[n] = z - front[bin] <= tolerance && back[bin] - z <= tolerance
-                        }
+                    for n in 0 ..< depths.count {
+                        let z = depths[n], bin = Int(bins[n])
+                        let tolerance = CloudPainter.depthTolerance(z) + spacing + 2 * binSize * z / focalLength
+                        out[n] = z - front[bin] <= tolerance && back[bin] - z <= tolerance
                     }
                 }
             }

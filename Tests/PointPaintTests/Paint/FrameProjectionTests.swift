@@ -53,6 +53,16 @@ import Testing
                 #expect(projection.depths == depths, "\(kernel)")
                 #expect(projection.behind == behind && projection.outside == outside, "\(kernel)")
             }
+            // Into reused arrays, as observations project: the same, from their start.
+            let buffers = ObservationScratch.Buffers()
+            buffers.reserve(positions.count + 5)
+            for _ in 0 ..< 2 {
+                let counts = FrameProjection.project(positions, blocks: blocks, camera: camera, width: 640, height: 480, kernel: kernel,
+                                                     into: buffers)
+                #expect(counts.candidates == candidates.count && counts.behind == behind && counts.outside == outside, "\(kernel)")
+                #expect(Array(buffers.candidates[..<counts.candidates]) == candidates, "\(kernel)")
+                #expect(Array(buffers.coordinates[..<counts.candidates]) == coordinates && Array(buffers.depths[..<counts.candidates]) == depths)
+            }
         }
         #expect(!candidates.isEmpty && behind > 0 && outside > 0, "the case covers all three")
         let skipped = FrameProjection(positions: positions, blocks: blocks, camera: camera, width: 640, height: 480).skippedBlocks

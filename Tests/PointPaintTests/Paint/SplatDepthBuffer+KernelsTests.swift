@@ -36,6 +36,17 @@ import Testing
             let reference = depths.indices.map { buffer.accepts(depth: depths[$0], at: coordinates[$0]) }
             #expect(accepted == reference, "\(kernel)")
             #expect(buffer.acceptanceOfSplattedPoints(depths: depths) == reference, "the bins the splat found (\(kernel))")
+            // Bins stored by the caller, as observations do.
+            var bins = [Int32](repeating: -1, count: depths.count)
+            let external = coordinates.withUnsafeBufferPointer { c in
+                depths.withUnsafeBufferPointer { d in
+                    bins.withUnsafeMutableBufferPointer { b in
+                        SplatDepthBuffer(width: 640, height: 480, focalLength: 500, spacing: spacing, coordinates: c, depths: d,
+                                         bins: b.baseAddress, kernel: kernel)
+                    }
+                }
+            }
+            #expect(external.nearest == buffer.nearest && bins == buffer.bins && external.bins.isEmpty, "\(kernel)")
             #expect(reference.contains(true) && reference.contains(false), "the case discriminates")
         }
     }
