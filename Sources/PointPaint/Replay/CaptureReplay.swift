@@ -198,7 +198,7 @@ public struct CaptureReplay: Sendable {
         let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
                                            primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
         sampler.sample(coordinates, into: &result.colors, space: .capture)
-        result.statistics.outOfSRGB = colorPolicy.linearize(&result.colors)
+        result.statistics.outOfSRGB = colorPolicy.linearizeBatch(&result.colors)
         return result
     }
 

@@ -75,7 +75,7 @@ import Testing
                                            edgePolicy: .clamp)
         var colours: [SIMD3<Float>] = []
         sampler.sample(coordinates, into: &colours, space: .capture)
-        _ = replay.colorPolicy.linearize(&colours)
+        _ = replay.colorPolicy.linearizeBatch(&colours)
         #expect(samples.colors == colours)
     }
 
