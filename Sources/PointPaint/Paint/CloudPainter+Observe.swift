@@ -55,36 +55,29 @@ extension CloudPainter {
             result.statistics.behind = counts.behind
             result.statistics.outside = counts.outside
             let found = counts.candidates
-            buffers.candidates.withUnsafeBufferPointer { candidates in
-                buffers.coordinates.withUnsafeBufferPointer { coordinates in
-                    buffers.depths.withUnsafeBufferPointer { depths in
-                        buffers.bins.withUnsafeMutableBufferPointer { bins in
-                            let coordinates = UnsafeBufferPointer(rebasing: coordinates[..<found])
-                            let depths = UnsafeBufferPointer(rebasing: depths[..<found])
-                            let accepted: [Bool]
-                            switch mode {
-                            case .depth:
-                                let map = frame.depth!
-                                accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
-                            case .zbuffer:
-                                let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx), spacing: spacing,
-                                                              coordinates: coordinates, depths: depths, bins: bins.baseAddress)
-                                accepted = buffer.acceptanceOfSplattedPoints(depths: depths, bins: UnsafeBufferPointer(rebasing: bins[..<found]))
-                            case .off, .auto:
-                                accepted = Array(repeating: true, count: found)
-                            }
-                            let kept = accepted.reduce(0) { $0 + ($1 ? 1 : 0) }
-                            visible.reserveCapacity(kept)
-                            visibleDepths.reserveCapacity(weighted ? kept : 0)
-                            result.points.reserveCapacity(kept)
-                            for i in accepted.indices where accepted[i] {
-                                visible.append(coordinates[i])
-                                result.points.append(candidates[i])
-                                if weighted { visibleDepths.append(depths[i]) }
-                            }
-                        }
-                    }
-                }
+            let candidates = UnsafeBufferPointer(start: buffers.candidates, count: found)
+            let coordinates = UnsafeBufferPointer(start: buffers.coordinates, count: found)
+            let depths = UnsafeBufferPointer(start: buffers.depths, count: found)
+            let accepted: [Bool]
+            switch mode {
+            case .depth:
+                let map = frame.depth!
+                accepted = depths.indices.map { map.agrees(depth: depths[$0], at: coordinates[$0]) }
+            case .zbuffer:
+                let buffer = SplatDepthBuffer(width: info.width, height: info.height, focalLength: Float(k.fx), spacing: spacing,
+                                              coordinates: coordinates, depths: depths, bins: buffers.bins)
+                accepted = buffer.acceptanceOfSplattedPoints(depths: depths, bins: UnsafeBufferPointer(start: buffers.bins, count: found))
+            case .off, .auto:
+                accepted = Array(repeating: true, count: found)
+            }
+            let kept = accepted.reduce(0) { $0 + ($1 ? 1 : 0) }
+            visible.reserveCapacity(kept)
+            visibleDepths.reserveCapacity(weighted ? kept : 0)
+            result.points.reserveCapacity(kept)
+            for i in accepted.indices where accepted[i] {
+                visible.append(coordinates[i])
+                result.points.append(candidates[i])
+                if weighted { visibleDepths.append(depths[i]) }
             }
             result.statistics.hidden = found - result.points.count
             result.statistics.observations = result.points.count

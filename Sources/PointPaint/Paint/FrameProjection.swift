@@ -70,20 +70,13 @@ struct FrameProjection {
     }
 
     /// `init`'s projection written into `buffers`' candidates, coordinates and depths (from their
-    /// start; each at least `positions.count` long), for observations that reuse their arrays.
+    /// start; room for every point), for observations that reuse their arrays.
     static func project(_ positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
                         kernel: PaintKernel = .automatic, into buffers: ObservationScratch.Buffers) -> Counts {
         guard !positions.isEmpty else { return Counts() }
-        precondition(buffers.candidates.count >= positions.count && buffers.coordinates.count >= positions.count
-            && buffers.depths.count >= positions.count, "expected room for every point")
-        return buffers.candidates.withUnsafeMutableBufferPointer { index in
-            buffers.coordinates.withUnsafeMutableBufferPointer { st in
-                buffers.depths.withUnsafeMutableBufferPointer { depth in
-                    project(positions, blocks: blocks, camera: camera, width: width, height: height, kernel: kernel,
-                            index: index.baseAddress!, st: st.baseAddress!, depth: depth.baseAddress!)
-                }
-            }
-        }
+        precondition(buffers.capacity >= positions.count, "expected room for every point")
+        return project(positions, blocks: blocks, camera: camera, width: width, height: height, kernel: kernel,
+                       index: buffers.candidates, st: buffers.coordinates, depth: buffers.depths)
     }
 
     /// The projection into raw arrays with room for every point.

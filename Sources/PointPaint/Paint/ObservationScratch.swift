@@ -6,29 +6,42 @@ import Foundation
 /// after it. A frame then writes into pages an earlier frame already mapped, where fresh arrays
 /// (as large as the cloud) had every page it touched faulted in and zeroed by the kernel.
 final class ObservationScratch: @unchecked Sendable {
-    /// One frame's arrays, each at least as long as the cloud; what lies past the frame's own
-    /// count is left from earlier frames.
+    /// One frame's arrays, each with room for `capacity` elements, allocated but not
+    /// initialised: a page is mapped when a frame first writes to it, so a set holds only what
+    /// its frames reached. What lies past a frame's own count is left from earlier frames.
     final class Buffers {
-        var candidates: [UInt32] = []
-        var coordinates: [SIMD2<Float>] = []
-        var depths: [Float] = []
-        var bins: [Int32] = []
+        private(set) var capacity = 0
+        private(set) var candidates = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        private(set) var coordinates = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: 1)
+        private(set) var depths = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+        private(set) var bins = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
-        /// Grows every array to at least `count` elements.
+        /// Grows every array to room for at least `count` elements (their contents then lost).
         func reserve(_ count: Int) {
-            guard candidates.count < count else { return }
-            candidates = Array(repeating: 0, count: count)
-            coordinates = Array(repeating: .zero, count: count)
-            depths = Array(repeating: 0, count: count)
-            bins = Array(repeating: 0, count: count)
+            guard count > capacity else { return }
+            release()
+            candidates = .allocate(capacity: count)
+            coordinates = .allocate(capacity: count)
+            depths = .allocate(capacity: count)
+            bins = .allocate(capacity: count)
+            capacity = count
         }
+
+        private func release() {
+            candidates.deallocate()
+            coordinates.deallocate()
+            depths.deallocate()
+            bins.deallocate()
+        }
+
+        deinit { release() }
     }
 
     private let lock = NSLock()
     /// Sets not in use (at most as many as threads ever observed at once).
     private var free: [Buffers] = []
 
-    /// Calls `body` with a set of arrays of at least `count` elements that no other call holds.
+    /// Calls `body` with a set of arrays with room for `count` elements that no other call holds.
     func withBuffers<R>(count: Int, _ body: (Buffers) throws -> R) rethrows -> R {
         let buffers = lock.withLock { free.popLast() } ?? Buffers()
         defer { lock.withLock { free.append(buffers) } }

@@ -60,8 +60,10 @@ import Testing
                 let counts = FrameProjection.project(positions, blocks: blocks, camera: camera, width: 640, height: 480, kernel: kernel,
                                                      into: buffers)
                 #expect(counts.candidates == candidates.count && counts.behind == behind && counts.outside == outside, "\(kernel)")
-                #expect(Array(buffers.candidates[..<counts.candidates]) == candidates, "\(kernel)")
-                #expect(Array(buffers.coordinates[..<counts.candidates]) == coordinates && Array(buffers.depths[..<counts.candidates]) == depths)
+                let n = counts.candidates
+                #expect(Array(UnsafeBufferPointer(start: buffers.candidates, count: n)) == candidates, "\(kernel)")
+                #expect(Array(UnsafeBufferPointer(start: buffers.coordinates, count: n)) == coordinates, "\(kernel)")
+                #expect(Array(UnsafeBufferPointer(start: buffers.depths, count: n)) == depths, "\(kernel)")
             }
         }
         #expect(!candidates.isEmpty && behind > 0 && outside > 0, "the case covers all three")
