@@ -204,6 +204,8 @@ public struct CloudPainter: Sendable {
         let threads = max(1, options.threads)
         let sequence = source.frames(indices, threads: threads)
         let painter = self
+        // Run last: the observation arrays are freed once no worker can take them.
+        defer { scratch.releaseAll() }
         let pipeline = ObservationPipeline(workers: threads - 1) { try painter.observe($0) }
         // However this returns, the workers stop and are waited for.
         defer { pipeline.stop() }
