@@ -133,6 +133,37 @@ void pointpaint_splat_avx2(float *nearest, const float *st, const float *depth, 
                            const PointPaintSplat *k, int32_t *bins);
 #endif
 
+/// A bilinear Y′CbCr sampler for `pointpaint_sample_bilinear_*`: the planes (first row of each;
+/// `lumaBytes` and `chromaBytes` readable from there), their sizes and strides, chroma pairs
+/// interleaved (Cb, Cr), the chroma texel position of luma position (x, y) as
+/// (x · chromaScaleX + chromaShiftX, y · chromaScaleY + chromaShiftY), the decode constants, and
+/// whether coordinates outside 0…1 are clamped (else refused). Per point (s, t), in float:
+///   admitted: inside [0, 1] as is; else clamped (not NaN, `clamp` set) or refused: NaN written
+///   x = s · width, y = t · height; lx = x − 0.5, x0 = (int)(lx + 1) − 1, ax = lx − x0
+///   texels x0, x0 + 1 clamped to the plane; a · (1 − ax) + b · ax along rows, then
+///   top + (bottom − top) · ay; the same for Cb and Cr at the chroma position
+///   yy = (Y − yOffset) · yScale, u = Cb − 128, v = Cr − 128
+///   R′ = yy + rCr · v,  G′ = (yy − gCb · u) − gCr · v,  B′ = yy + bCb · u
+typedef struct {
+    const uint8_t *luma, *chroma;
+    ptrdiff_t lumaBytes, chromaBytes;
+    int32_t width, height, chromaWidth, chromaHeight, lumaStride, chromaStride;
+    float chromaScaleX, chromaScaleY, chromaShiftX, chromaShiftY;
+    float yOffset, yScale, rCr, gCb, gCr, bCb;
+    int32_t clamp;
+} PointPaintBilinear;
+
+/// Samples `count` points (`st` pairs) into `out`, four floats a point (R′, G′, B′, padding).
+/// Returns the points admitted. The reference.
+ptrdiff_t pointpaint_sample_bilinear_c(const float *st, ptrdiff_t count, const PointPaintBilinear *k, float *out);
+
+#if defined(__x86_64__)
+/// `pointpaint_sample_bilinear_c` eight points a step, the texels fetched by gathers of four
+/// bytes; a step whose points are not all inside 0…1, or whose gathers would read past a
+/// plane's end, goes to the reference. Requires POINTPAINT_KERNELS_AVX2.
+ptrdiff_t pointpaint_sample_bilinear_avx2(const float *st, ptrdiff_t count, const PointPaintBilinear *k, float *out);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -213,7 +213,7 @@ struct SplatDepthBuffer {
     /// point's bin in `bins`.
     /// - Complexity: O(points × footprint bins + bins).
     init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: [SIMD2<Float>], depths: [Float],
-         kernel: PaintKernel = .automatic) {
+         kernel: CPUKernel = .automatic) {
         precondition(coordinates.count == depths.count)
         var bins = [Int32](repeating: 0, count: depths.count)
         self = coordinates.withUnsafeBufferPointer { st in
@@ -230,7 +230,7 @@ struct SplatDepthBuffer {
     /// The splat of the points at `coordinates` and `depths`, storing each point's own bin in
     /// `bins` (room for them all) when given; `self.bins` stays empty.
     init(width: Int, height: Int, focalLength: Float, spacing: Float, coordinates: UnsafeBufferPointer<SIMD2<Float>>,
-         depths: UnsafeBufferPointer<Float>, bins: UnsafeMutablePointer<Int32>?, kernel: PaintKernel = .automatic) {
+         depths: UnsafeBufferPointer<Float>, bins: UnsafeMutablePointer<Int32>?, kernel: CPUKernel = .automatic) {
         precondition(coordinates.count == depths.count)
         self.width = Float(width)
         self.height = Float(height)

@@ -29,7 +29,7 @@ struct FrameProjection {
     /// - Complexity: O(points) in the worst case; O(blocks + points of the blocks that reach
     ///   the image) when the cloud's blocks are compact.
     init(positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
-         kernel: PaintKernel = .automatic) {
+         kernel: CPUKernel = .automatic) {
         let n = positions.count
         var counts = Counts()
         var coordinates: [SIMD2<Float>] = [], depths: [Float] = []
@@ -72,7 +72,7 @@ struct FrameProjection {
     /// `init`'s projection written into `buffers`' candidates, coordinates and depths (from their
     /// start; room for every point), for observations that reuse their arrays.
     static func project(_ positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
-                        kernel: PaintKernel = .automatic, into buffers: ObservationScratch.Buffers) -> Counts {
+                        kernel: CPUKernel = .automatic, into buffers: ObservationScratch.Buffers) -> Counts {
         guard !positions.isEmpty else { return Counts() }
         precondition(buffers.capacity >= positions.count, "expected room for every point")
         return project(positions, blocks: blocks, camera: camera, width: width, height: height, kernel: kernel,
@@ -81,7 +81,7 @@ struct FrameProjection {
 
     /// The projection into raw arrays with room for every point.
     private static func project(_ positions: [SIMD3<Float>], blocks: CloudBlocks?, camera: Camera, width: Int, height: Int,
-                                kernel: PaintKernel, index: UnsafeMutablePointer<UInt32>, st outST: UnsafeMutablePointer<SIMD2<Float>>,
+                                kernel: CPUKernel, index: UnsafeMutablePointer<UInt32>, st outST: UnsafeMutablePointer<SIMD2<Float>>,
                                 depth: UnsafeMutablePointer<Float>) -> Counts {
         precondition(MemoryLayout<SIMD3<Float>>.stride == 4 * MemoryLayout<Float>.stride, "the kernels read four floats a point")
         let n = positions.count
@@ -119,7 +119,7 @@ struct FrameProjection {
 
     /// The points of `range` through `kernel` (resolved); returns the candidates written.
     private static func project(_ positions: UnsafePointer<Float>, _ range: Range<Int>, _ parameters: inout PointPaintProjection,
-                                kernel: PaintKernel, index: UnsafeMutablePointer<UInt32>, st: UnsafeMutablePointer<Float>,
+                                kernel: CPUKernel, index: UnsafeMutablePointer<UInt32>, st: UnsafeMutablePointer<Float>,
                                 depth: UnsafeMutablePointer<Float>, behind: inout Int, outside: inout Int) -> Int {
         #if arch(x86_64)
         if kernel == .avx2 {

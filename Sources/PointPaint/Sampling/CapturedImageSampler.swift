@@ -40,6 +40,8 @@ public struct CapturedImageSampler: Sendable {
     public let colorPolicy: SampleColorPolicy
     /// Nearest or bilinear.
     public var interpolation: Interpolation
+    /// Which kernel samples a batch bilinearly in the capture's own space (tests force each).
+    var kernel: CPUKernel = .automatic
     /// What happens to coordinates outside 0…1.
     public var edgePolicy: EdgePolicy
 
@@ -141,6 +143,9 @@ public struct CapturedImageSampler: Sendable {
     public func sample(_ coordinates: UnsafeBufferPointer<SIMD2<Float>>, into output: UnsafeMutableBufferPointer<SIMD3<Float>>,
                        space: SampleSpace = .capture) -> Int {
         precondition(output.count >= coordinates.count, "output buffer is shorter than the coordinates")
+        if interpolation == .bilinear, space == .capture {
+            return sampleBilinear(coordinates, into: output)
+        }
         var valid = 0
         // One copy of the policy for the batch: reached through `self` inside the loop, the
         // compiler copied all of it (three conversions) for every sample.

@@ -45,7 +45,7 @@ import Testing
             depths.append(Float(depth))
         }
         let blocks = CloudBlocks(positions)
-        for kernel in PaintKernel.allCases where kernel.isAvailable {
+        for kernel in CPUKernel.allCases where kernel.isAvailable {
             for projection in [FrameProjection(positions: positions, blocks: nil, camera: camera, width: 640, height: 480, kernel: kernel),
                                FrameProjection(positions: positions, blocks: blocks, camera: camera, width: 640, height: 480, kernel: kernel)] {
                 #expect(projection.candidates == candidates, "\(kernel)")

@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: [Float(0.005), 0.02, 0.2])
     func splatAndAcceptanceEqualTheInitializerAndAccepts(spacing: Float) {
         let (coordinates, depths) = Self.points(seed: 11)
-        for kernel in PaintKernel.allCases where kernel.isAvailable {
+        for kernel in CPUKernel.allCases where kernel.isAvailable {
             let buffer = SplatDepthBuffer(width: 640, height: 480, focalLength: 500, spacing: spacing, coordinates: coordinates, depths: depths,
                                           kernel: kernel)
             // The Swift model of the kernels' arithmetic.
@@ -65,7 +65,7 @@ import Testing
         }
         let covered = nearest.filter { $0 == 1e-30 }.count
         #expect(covered == 33 * 33, "16 bins each side of its own")
-        for kernel in PaintKernel.allCases where kernel.isAvailable {
+        for kernel in CPUKernel.allCases where kernel.isAvailable {
             // Nine such points: a vector's eight and one more.
             let buffer = SplatDepthBuffer(width: 640, height: 480, focalLength: 500, spacing: 0.01,
                                           coordinates: Array(repeating: SIMD2(0.5, 0.5), count: 9), depths: Array(repeating: 1e-30, count: 9),

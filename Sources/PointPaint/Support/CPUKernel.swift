@@ -1,12 +1,13 @@
 import CPointPaintKernels
 
-/// Which kernel projects a frame's points and splats its z-buffer (`FrameProjection`,
-/// `SplatDepthBuffer`). `.automatic` (the default) takes the fastest this CPU runs; tests force
-/// each one against the Swift model of the arithmetic.
-enum PaintKernel: Sendable, CaseIterable, CustomStringConvertible {
+/// Which variant of a per-point C kernel runs: paint's projection and z-buffer splat
+/// (`FrameProjection`, `SplatDepthBuffer`) and the sampler's bilinear batch
+/// (`CapturedImageSampler.sample(_:into:space:)`). `.automatic` (the default) takes the fastest
+/// this CPU runs; tests force each one against the Swift model of the arithmetic.
+enum CPUKernel: Sendable, CaseIterable, CustomStringConvertible {
     case automatic
     /// C, 256-bit vectors (x86-64 with AVX2): four points a step for the projection, eight for
-    /// the footprints of the splat.
+    /// the footprints of the splat and for the sampler.
     case avx2
     /// C, one point at a time: the reference, on every architecture.
     case c
@@ -23,10 +24,10 @@ enum PaintKernel: Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// What `.automatic` runs on this CPU.
-    static let best: PaintKernel = PaintKernel.avx2.isAvailable ? .avx2 : .c
+    static let best: CPUKernel = CPUKernel.avx2.isAvailable ? .avx2 : .c
 
     /// The kernel `self` stands for on this CPU (`.automatic` resolved).
-    var resolved: PaintKernel { self == .automatic ? Self.best : self }
+    var resolved: CPUKernel { self == .automatic ? Self.best : self }
 
     var description: String {
         switch self {
