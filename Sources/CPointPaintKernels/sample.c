@@ -22,7 +22,7 @@ static inline int admit(float *s, float *t, int clamp) {
     return 1;
 }
 
-/// One admitted sample into `out` (R′, G′, B′, and the padding lane left alone).
+/// One admitted sample into `out` (R′, G′, B′, and 0 in the padding lane, as the vectors write).
 static inline void sample_one(float s, float t, const PointPaintBilinear *k, float *out) {
     float x = s * (float)k->width, y = t * (float)k->height;
     float lx = x - 0.5f, ly = y - 0.5f;
@@ -50,6 +50,7 @@ static inline void sample_one(float s, float t, const PointPaintBilinear *k, flo
     out[0] = yy + k->rCr * v;
     out[1] = yy - k->gCb * u - k->gCr * v;
     out[2] = yy + k->bCb * u;
+    out[3] = 0;
 }
 
 ptrdiff_t pointpaint_sample_bilinear_c(const float *st, ptrdiff_t count, const PointPaintBilinear *k, float *out) {
@@ -62,6 +63,7 @@ ptrdiff_t pointpaint_sample_bilinear_c(const float *st, ptrdiff_t count, const P
             valid++;
         } else {
             out[4 * n] = out[4 * n + 1] = out[4 * n + 2] = nan;
+            out[4 * n + 3] = 0;
         }
     }
     return valid;
