@@ -68,10 +68,11 @@ build_library() {
     mkdir -p "$build/modules/$m"
     local headers="" h
     for h in "Sources/$m/include/"*.h; do headers+="  header \"$root/$h\"\n"; done
-    printf "module %s {\n$headers  export *\n}\n" "$m" > "$build/modules/$m/module.modulemap.new"
-    cmp -s "$build/modules/$m/module.modulemap.new" "$build/modules/$m/module.modulemap" 2>/dev/null \
-      || mv "$build/modules/$m/module.modulemap.new" "$build/modules/$m/module.modulemap"
-    rm -f "$build/modules/$m/module.modulemap.new"
+    # A name of this process's own: two runs started at once each rename their own file.
+    local fresh="$build/modules/$m/module.modulemap.new.$$"
+    printf "module %s {\n$headers  export *\n}\n" "$m" > "$fresh"
+    cmp -s "$fresh" "$build/modules/$m/module.modulemap" 2>/dev/null || mv "$fresh" "$build/modules/$m/module.modulemap"
+    rm -f "$fresh"
     module_flags+=(-Xcc "-fmodule-map-file=$build/modules/$m/module.modulemap")
     for c in "Sources/$m/"*.c; do
       local o="$build/obj/$m-$(basename "$c" .c).o"
