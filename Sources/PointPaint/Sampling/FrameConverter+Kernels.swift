@@ -15,15 +15,12 @@ enum NearestKernel: Sendable, CaseIterable, CustomStringConvertible {
     /// on every architecture. Never chosen by `.automatic`.
     case c
 
-    /// `pointpaint_cpu_kernels()`, read once (CPUID is slow in a virtual machine).
-    private static let cpu = Int(pointpaint_cpu_kernels())
-
     /// Whether this CPU can run the kernel.
     var isAvailable: Bool {
         switch self {
         case .automatic, .simd, .c: true
-        case .avx2: Self.cpu & Int(POINTPAINT_KERNELS_AVX2) != 0
-        case .avx512bw: Self.cpu & Int(POINTPAINT_KERNELS_AVX512BW) != 0
+        case .avx2: CPUKernel.cpu & Int(POINTPAINT_KERNELS_AVX2) != 0
+        case .avx512bw: CPUKernel.cpu & Int(POINTPAINT_KERNELS_AVX512BW) != 0
         }
     }
 

@@ -12,8 +12,9 @@ enum CPUKernel: Sendable, CaseIterable, CustomStringConvertible {
     /// C, one point at a time: the reference, on every architecture.
     case c
 
-    /// `pointpaint_cpu_kernels()`, read once (CPUID is slow in a virtual machine).
-    private static let cpu = Int(pointpaint_cpu_kernels())
+    /// `pointpaint_cpu_kernels()`, read once for every kernel choice (CPUID is slow in a virtual
+    /// machine): the `POINTPAINT_KERNELS_*` bits this CPU runs.
+    static let cpu = Int(pointpaint_cpu_kernels())
 
     /// Whether this CPU can run the kernel.
     var isAvailable: Bool {
