@@ -38,6 +38,7 @@ extension SceneStore {
         // a part's table and voxels then stay in the L2 cache.
         var partBits = 0
         while partBits < 8, n >> (partBits + 16) > 0 { partBits += 1 }
+        if partBits == 0 { return addInOnePart(p, c, frame: frame) }
         let parts = 1 << partBits
 
         // Scratch memory, freed when these scopes end.
@@ -66,6 +67,62 @@ extension SceneStore {
                 return accepted - refused
             }
         }
+    }
+
+    /// A batch of one part (under 64K samples, such as a frame of LiDAR depth points):
+    /// accumulated straight into one cache-resident table, without the scatter, so its voxels
+    /// come out in order of first appearance and merge into the store as they are. Consecutive
+    /// samples in one voxel (neighbouring depth pixels) skip the lookup. Returns the number of
+    /// samples accepted.
+    ///
+    /// - Complexity: O(n) expected. Temporary memory: 48 bytes a batch voxel and 4 bytes a
+    ///   sample for the table (at a load of at most ½ while the voxels are at most half the
+    ///   samples; it grows past that).
+    private mutating func addInOnePart(_ p: UnsafeBufferPointer<SIMD3<Float>>, _ c: UnsafeBufferPointer<SIMD3<Float>>,
+                                       frame: UInt32) -> Int {
+        let size = voxelSize
+        let policy = policy
+        var bits = 12
+        while 1 << bits < p.count { bits += 1 }
+        var local = LocalTable(bits: bits)
+        var voxels = ScratchBuffer<Record>(capacity: max(1, p.count))
+        var accepted = 0
+        voxels.appending { v in
+            var lastKey: Int64 = -1
+            var last = 0
+            for j in 0 ..< p.count {
+                guard let key = VoxelKey.packedCell(p[j], voxelSize: size) else { continue }
+                accepted += 1
+                if key != lastKey {
+                    if let found = local.find(key, in: v.elements(from: 0), partBits: 0) {
+                        last = found
+                    } else {
+                        last = v.append(Record(key: key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
+                        local.insert(key, index: last, records: v.elements(from: 0), partBits: 0)
+                    }
+                    lastKey = key
+                }
+                let record = v.pointer(to: last)
+                let color = c[j]
+                switch policy {
+                case .mean:
+                    record.pointee.addToSums(color)
+                case .latest:
+                    Self.setBits(&record.pointee, color)
+                case .first:
+                    if record.pointee.count == 0 { Self.setBits(&record.pointee, color) }
+                }
+                record.pointee.count &+= 1
+            }
+        }
+        let refused = voxels.withElements { records in
+            storage.withRecords(reserving: records.count) { table in
+                var refused = 0
+                for record in records { refused += table.combine(record, policy: policy) }
+                return refused
+            }
+        }
+        return accepted - refused
     }
 
     /// The part of `key`: the top `partBits` bits of its hash.
@@ -158,6 +215,15 @@ extension SceneStore {
         record.r = Int64(UInt32(bitPattern: e.r))
         record.g = Int64(UInt32(bitPattern: e.g))
         record.b = Int64(UInt32(bitPattern: e.b))
+    }
+
+    /// A sample's colour as the record keeps it (policies `latest` and `first`): the same bits
+    /// as `setBits(_:_:)` of its scattered entry.
+    @inline(__always)
+    private static func setBits(_ record: inout Record, _ color: SIMD3<Float>) {
+        record.r = Record.bits(color.x)
+        record.g = Record.bits(color.y)
+        record.b = Record.bits(color.z)
     }
 
     /// Indices of `keys` ordered by key (keys are distinct and below `limit`): an LSD radix sort

@@ -287,6 +287,14 @@ extension SceneStore {
             return 0
         }
 
+        /// Adds a sample to a `mean` record's sums (not its count).
+        @inline(__always)
+        mutating func addToSums(_ color: SIMD3<Float>) {
+            r &+= Record.fixed(color.x)
+            g &+= Record.fixed(color.y)
+            b &+= Record.fixed(color.z)
+        }
+
         /// A kept sample's channel (latest, first) as stored: its Float bits, cleaned as `fixed`
         /// cleans a mean's samples (NaN as 0, clamped to ±64), so no policy writes a NaN or an
         /// infinity.
@@ -515,9 +523,7 @@ extension SceneStore {
             guard rec.pointee.count < UInt32.max else { return false }
             switch policy {
             case .mean:
-                rec.pointee.r &+= Record.fixed(color.x)
-                rec.pointee.g &+= Record.fixed(color.y)
-                rec.pointee.b &+= Record.fixed(color.z)
+                rec.pointee.addToSums(color)
             case .latest:
                 if rec.pointee.count == 0 || frame >= rec.pointee.last { set(rec, color) }
             case .first:
@@ -560,9 +566,7 @@ extension SceneStore {
                     let rec = records.advanced(by: i)
                     guard rec.pointee.count < UInt32.max else { continue }
                     accepted += 1
-                    rec.pointee.r &+= Record.fixed(color.x)
-                    rec.pointee.g &+= Record.fixed(color.y)
-                    rec.pointee.b &+= Record.fixed(color.z)
+                    rec.pointee.addToSums(color)
                     rec.pointee.count &+= 1
                     if frame < rec.pointee.first { rec.pointee.first = frame }
                     if frame > rec.pointee.last { rec.pointee.last = frame }
