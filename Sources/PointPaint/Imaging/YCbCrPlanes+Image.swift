@@ -20,18 +20,24 @@ extension YCbCrImage {
         let count = planes.cb.count
         let chroma = MappedBytes(count: 2 * count) { out in
             guard count > 0 else { return }
-            // A pair a store (Cb the low byte in memory), which the compiler vectorises.
-            out.baseAddress!.withMemoryRebound(to: UInt16.self, capacity: count) { pair in
-                planes.cb.withUnsafeBufferPointer { cb in
-                    planes.cr.withUnsafeBufferPointer { cr in
-                        for i in 0 ..< count {
-                            pair[i] = (UInt16(cb[i]) | UInt16(cr[i]) << 8).littleEndian
-                        }
-                    }
+            planes.cb.withUnsafeBufferPointer { cb in
+                planes.cr.withUnsafeBufferPointer { cr in
+                    YCbCrImage.interleave(cb: cb.baseAddress!, cr: cr.baseAddress!, count: count, into: out.baseAddress!)
                 }
             }
         }
         self.init(width: planes.width, height: planes.height, subsampling: planes.subsampling,
                   luma: MappedBytes(copying: planes.luma), chroma: chroma)
+    }
+
+    /// Writes `count` (Cb, Cr) pairs, Cb first, to `out` from `count` samples of each plane.
+    @inline(__always)
+    static func interleave(cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        // A pair a store (Cb the low byte in memory), which the compiler vectorises.
+        UnsafeMutableRawPointer(out).withMemoryRebound(to: UInt16.self, capacity: count) { pair in
+            for i in 0 ..< count {
+                pair[i] = (UInt16(cb[i]) | UInt16(cr[i]) << 8).littleEndian
+            }
+        }
     }
 }

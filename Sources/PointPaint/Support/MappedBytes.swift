@@ -1,7 +1,8 @@
 import Foundation
 
-/// Immutable bytes with one owner: a private read-only memory mapping of a file, or a copy in
-/// memory this object allocated. Shared freely between threads, since nothing can change them
+/// Immutable bytes with one owner: a private read-only memory mapping of a file, a copy in
+/// memory this object allocated, or memory another object owns that this one keeps alive (a
+/// video decoder's picture). Shared freely between threads, since nothing can change them
 /// after creation.
 ///
 /// The bytes are reached only inside `withUnsafeBytes`; no pointer to them leaves this type.
@@ -11,8 +12,11 @@ public final class MappedBytes: @unchecked Sendable {
     @usableFromInline let base: UnsafeRawPointer?
     /// Number of bytes.
     public let count: Int
-    /// Whether `base` is a mapping (else an allocation).
+    /// Whether `base` is a mapping (else an allocation, or `keeper`'s).
     private let isMapping: Bool
+    /// The owner of borrowed memory, released with this object; nil when this object owns
+    /// `base` itself.
+    private let keeper: AnyObject?
 
     /// A copy of `bytes`.
     ///
@@ -31,6 +35,7 @@ public final class MappedBytes: @unchecked Sendable {
         precondition(count >= 0, "a byte count cannot be negative")
         self.count = count
         isMapping = false
+        keeper = nil
         guard count > 0 else {
             base = nil
             try initialize(UnsafeMutableBufferPointer(start: nil, count: 0))
@@ -54,6 +59,7 @@ public final class MappedBytes: @unchecked Sendable {
     ///   is shorter than `count`; `.io` when the system refuses.
     public init(mapping path: String, count: Int? = nil, file: String? = nil, place: PointPaintError.Place? = nil,
                 expected: String = "a file") throws {
+        keeper = nil
         let name = file ?? path
         let (fd, size) = try FileBytes.openRegular(path, name: name, place: place, expected: expected)
         defer { close(fd) }
@@ -74,8 +80,18 @@ public final class MappedBytes: @unchecked Sendable {
         isMapping = true
     }
 
+    /// The `count` bytes at `base`, which `keeper` owns and must neither change nor free
+    /// while it lives; this object keeps `keeper` alive and never frees `base` itself.
+    package init(borrowing base: UnsafeRawPointer, count: Int, keeper: AnyObject) {
+        precondition(count > 0, "a borrowed buffer holds bytes")
+        self.base = base
+        self.count = count
+        isMapping = false
+        self.keeper = keeper
+    }
+
     deinit {
-        guard let base else { return }
+        guard let base, keeper == nil else { return }
         if isMapping {
             munmap(UnsafeMutableRawPointer(mutating: base), count)
         } else {

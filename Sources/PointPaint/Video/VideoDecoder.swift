@@ -9,7 +9,8 @@ import Foundation
 /// line naming the file, anything PointPaint cannot reproduce exactly: codecs other than H.264
 /// and HEVC, pixel formats other than 8-bit Y′CbCr (10-bit video names its format), HDR transfers,
 /// unknown matrices or primaries, pictures larger than `maximumDimension` on a side. Decoding runs
-/// on libavcodec's own frame threads; the calling thread reads the file and copies the planes.
+/// on libavcodec's own frame threads; the calling thread reads the file and copies the planes
+/// (or, for `nextImage(where:)`, keeps the decoder's own).
 ///
 /// Calls may come from any thread; they take turns. libav logs nothing to stderr: its last error
 /// message about this file is appended to the error thrown.
@@ -26,7 +27,7 @@ public final class VideoDecoder: @unchecked Sendable {
     private let lock = NSLock()
     private let streamIndex: Int32
     private let pixelFormat: AVPixelFormat
-    private let layout: VideoPixelLayout
+    let layout: VideoPixelLayout
     private let timeBase: Double
     private let startTimestamp: Int64
     /// Frames the decoder has delivered, wanted or not: the index of the next one.
@@ -130,10 +131,19 @@ public final class VideoDecoder: @unchecked Sendable {
     ///
     /// - Throws: as `next()`.
     public func next(where wanted: (Int) -> Bool) throws -> VideoFrame? {
+        try next(where: wanted) { frame, index, time in
+            VideoFrame(index: index, time: time, planes: Self.planes(of: frame, layout: layout, width: info.width, height: info.height))
+        }
+    }
+
+    /// The next wanted frame as `take` makes it of the decoded picture (which `take` may take
+    /// over), its index and its time; `nil` after the last.
+    func next<Frame>(where wanted: (Int) -> Bool,
+                     _ take: (UnsafeMutablePointer<AVFrame>, Int, Double) -> Frame) throws -> Frame? {
         lock.lock()
         defer { lock.unlock() }
         do {
-            return try decodeNext(where: wanted)
+            return try decodeNext(where: wanted, take)
         } catch {
             finished = true
             throw error
@@ -157,7 +167,8 @@ public final class VideoDecoder: @unchecked Sendable {
 
 extension VideoDecoder {
     /// Receives pictures, feeding packets whenever the decoder asks for more, until one is wanted.
-    private func decodeNext(where wanted: (Int) -> Bool) throws -> VideoFrame? {
+    private func decodeNext<Frame>(where wanted: (Int) -> Bool,
+                                   _ take: (UnsafeMutablePointer<AVFrame>, Int, Double) -> Frame) throws -> Frame? {
         let codec = handles.codec!, frame = handles.frame!
         while !finished {
             let received = avcodec_receive_frame(codec, frame)
@@ -167,8 +178,7 @@ extension VideoDecoder {
                 delivered += 1
                 try checkPicture(frame.pointee, index: index)
                 guard wanted(index) else { continue }
-                return VideoFrame(index: index, time: time(of: frame.pointee, index: index),
-                                  planes: Self.planes(of: frame, layout: layout, width: info.width, height: info.height))
+                return take(frame, index, time(of: frame.pointee, index: index))
             }
             if received == cffmpeg_error_eof() {
                 finished = true

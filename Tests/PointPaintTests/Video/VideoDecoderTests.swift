@@ -79,6 +79,21 @@ struct VideoDecoderTests {
         #expect(frames.map(\.index) == Array(0 ..< 8))
         #expect(frames.map(\.planes) == planes)
         #expect(try decoder.next() == nil)
+
+        // The images replay samples: the decoder's own luma plane, chroma interleaved, the same codes.
+        let images = try Self.decodeImages(VideoDecoder(path: path))
+        #expect(images.map(\.index) == Array(0 ..< 8))
+        #expect(images.map(\.time) == frames.map(\.time))
+        #expect(images.map { YCbCrPlanes($0.image) } == planes)
+    }
+
+    /// Every image `decoder` delivers through `nextImage(where:)`, after which the decoder is
+    /// released: the images must stay readable without it.
+    static func decodeImages(_ decoder: VideoDecoder) throws -> [(index: Int, time: Double, image: YCbCrImage)] {
+        var images: [(index: Int, time: Double, image: YCbCrImage)] = []
+        while let image = try decoder.nextImage(where: { _ in true }) { images.append(image) }
+        #expect(try decoder.nextImage(where: { _ in true }) == nil)
+        return images
     }
 
     @Test("HD untagged video defaults to BT.709; the description says which fields are defaults")
@@ -138,6 +153,10 @@ struct VideoDecoderTests {
         for frame in frames { decoded.append(contentsOf: frame.planes.luma + frame.planes.cb + frame.planes.cr) }
         #expect(decoded == expected)
         #expect(frames.map(\.planes) != planes, "lossy: the test must not pass by the encoder being lossless")
+        // Odd size: 35 × 23 chroma pairs, and luma rows the decoder pads past 70 bytes.
+        let images = try Self.decodeImages(VideoDecoder(path: path, threads: threads))
+        #expect(images.map { YCbCrPlanes($0.image) } == frames.map(\.planes))
+        #expect(images.allSatisfy { $0.image.lumaStride >= 70 })
     }
 
     @Test("next(where:) delivers only the wanted frames, with their own indices and planes")
@@ -152,6 +171,11 @@ struct VideoDecoderTests {
         while let frame = try decoder.next(where: wanted.contains) { frames.append(frame) }
         #expect(frames.map(\.index) == [1, 4, 7])
         #expect(frames.map(\.planes) == [planes[1], planes[4], planes[7]])
+        let imageDecoder = try VideoDecoder(path: path)
+        var images: [(index: Int, image: YCbCrImage)] = []
+        while let image = try imageDecoder.nextImage(where: wanted.contains) { images.append((image.index, image.image)) }
+        #expect(images.map(\.index) == [1, 4, 7])
+        #expect(images.map { YCbCrPlanes($0.image) } == [planes[1], planes[4], planes[7]])
     }
 
     @Test("frameCount reads the container's count without decoding; nil for a raw stream")

@@ -5,19 +5,20 @@ extension StrayCapture {
     /// and returns its image, for frame `index` of the capture.
     /// - Throws: the decoder's errors; `.malformed` at `.frame(index)` when the video ends first.
     static func videoImage(_ decoder: VideoDecoder, frameNumber: Int, index: Int, file: String) throws -> YCbCrImage {
-        guard let frame = try decoder.next(where: { $0 == frameNumber }) else {
+        guard let frame = try decoder.nextImage(where: { $0 == frameNumber }) else {
             throw PointPaintError(.malformed, file: file, place: .frame(index),
                                   "expected video frame \(frameNumber), found the video's end before it"
                                       + (decoder.info.frameCount.map { " (its container lists \($0) frames)" } ?? ""))
         }
-        return YCbCrImage(frame.planes)
+        return frame.image
     }
 }
 
 /// The frames of a Stray Scanner video, in order: one thread decodes `rgb.mp4` a few frames
 /// ahead of the caller (libavcodec's frame threads beneath it), another reads the depth maps
 /// beside it, and `next()` pairs them with the frames' cameras. Frames not asked for are decoded
-/// (later ones depend on them) but their planes are never copied. Releasing the sequence stops
+/// (later ones depend on them) but their planes are never copied; those asked for keep the
+/// decoder's luma plane (`VideoDecoder.nextImage(where:)`). Releasing the sequence stops
 /// both threads at their next frame.
 final class StrayVideoFrames: CaptureFrameSequence {
     /// Decoded frames waiting for the caller: each about 1.5 bytes a pixel.
