@@ -173,12 +173,18 @@ public struct StrayCapture: CaptureSource {
     }
 
     /// Loads `indices` in order: a video's frames decoded on a thread of their own (libavcodec
-    /// frame threads: 2, or 1 when `threads` is 1) a few frames ahead of the caller, the planes
-    /// of frames not asked for never copied, and depth maps read on another thread beside it;
-    /// extracted frames in parallel batches through `frame(at:)` on up to `threads` threads.
+    /// frame threads: one more than `threads`, or 1 when `threads` is 1) a few frames ahead of
+    /// the caller, the planes of frames not asked for never copied, and depth maps read on
+    /// another thread beside it; extracted frames in parallel batches through `frame(at:)` on up
+    /// to `threads` threads.
+    ///
+    /// The extra frame thread keeps the cores busy: a frame thread often waits for its
+    /// reference pictures, and the replay's own threads cannot always fill that time (a
+    /// 300-frame 1920×1440 HEVC replay on 2 cores: about 0.2 s faster with 3 frame threads
+    /// than with 2, Benchmarks/README.md).
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {
         guard let video else { return ParallelFrameLoader(source: self, indices: indices, threads: threads) }
-        return StrayVideoFrames(source: self, video: video, indices: indices, decoderThreads: threads <= 1 ? 1 : 2)
+        return StrayVideoFrames(source: self, video: video, indices: indices, decoderThreads: threads <= 1 ? 1 : threads + 1)
     }
 
     /// Where a recording's colour frames are.
