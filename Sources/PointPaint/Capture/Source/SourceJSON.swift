@@ -29,7 +29,8 @@ struct SourceJSON {
     /// - Throws: `.malformed` at the byte offset of the first byte that is not UTF-8, or of the
     ///   first number that is not one (Foundation's JSON5 reader traps on both, an invalid byte in
     ///   an unquoted key and a number such as `8e-`, ending the process: checked first, as fuzzing
-    ///   found), and for text that does not parse.
+    ///   found; and it is given the text with a newline after it, `scannable`), and for text that
+    ///   does not parse.
     init(bytes: [UInt8], file: String) throws {
         if let offset = Self.firstInvalidUTF8(bytes) {
             throw PointPaintError(.malformed, file: file, place: .byteOffset(offset), "expected UTF-8 JSON text, found a byte that is not UTF-8")
@@ -38,15 +39,25 @@ struct SourceJSON {
             throw PointPaintError(.malformed, file: file, place: .byteOffset(number.lowerBound),
                                   "expected a number, found \(PointPaintError.quote(bytes: bytes[number]))")
         }
-        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         do {
-            root = JSONNode(value: try decoder.decode(JSONValue.self, from: data), path: "", file: file)
+            root = JSONNode(value: try decoder.decode(JSONValue.self, from: Self.scannable(bytes)), path: "", file: file)
         } catch {
-            throw Self.syntaxError(data, file: file)
+            throw Self.syntaxError(Data(bytes), file: file)
         }
         self.file = file
+    }
+
+    /// `bytes` followed by a newline, for Foundation's JSON5 scanner: a number of 19 digits or
+    /// more that ends the text makes it read the byte after its buffer, and trap when that byte
+    /// happens to be a digit or a point (found by fuzzing: polycam-camera, Tests/Fuzz/Regressions).
+    /// A newline after the document means nothing in JSON5.
+    static func scannable(_ bytes: [UInt8]) -> Data {
+        var data = Data(capacity: bytes.count + 1)
+        data.append(contentsOf: bytes)
+        data.append(0x0A)
+        return data
     }
 
     /// The offset of the first byte of `bytes` that is not part of valid UTF-8, or nil.

@@ -24,6 +24,18 @@ import Testing
         #expect(error.kind == .malformed && error.message.hasPrefix("expected a number, found '"), "\(error)")
     }
 
+    /// Found by fuzzing (polycam-camera, Tests/Fuzz/Regressions): a document ending in a number of
+    /// 19 digits or more made Foundation's JSON5 scanner read the byte after the text and trap when
+    /// that byte was a digit or a point, so the scanner is given the text with a newline after it.
+    @Test func aLongNumberMayEndTheText() throws {
+        let digits = "77777777777777777777777777777777777772"
+        #expect(try SourceJSON(bytes: Array(digits.utf8), file: "c.json").root.number() == 7.777777777777778e37)
+        let object = try SourceJSON(bytes: Array("{fx: 1, cy: 7777777777777777777".utf8) + Array("}".utf8), file: "c.json")
+        #expect(try object.root["cy"].number() == 7.777777777777778e18)
+        let scanned = SourceJSON.scannable(Array(digits.utf8))
+        #expect(scanned.count == digits.utf8.count + 1 && scanned.last == 0x0A && scanned.dropLast().elementsEqual(digits.utf8))
+    }
+
     @Test(arguments: ["[1, -2, +3, .5, 5., 1e5, 1E-5, 2.5e+3, 0x1F, -0xff, NaN, -Infinity, +Infinity, 007]",
                       "{t_00: 1, 'e-1': \"8e-\", // 8e-\n /* 1e */ x: -0}"])
     func JSON5NumbersAreAccepted(text: String) throws {
