@@ -49,10 +49,11 @@ struct SourceJSON {
         self.file = file
     }
 
-    /// `bytes` followed by a newline, for Foundation's JSON5 scanner: a number of 19 digits or
-    /// more that ends the text makes it read the byte after its buffer, and trap when that byte
-    /// happens to be a digit or a point (found by fuzzing: polycam-camera, Tests/Fuzz/Regressions).
-    /// A newline after the document means nothing in JSON5.
+    /// `bytes` followed by a newline, for Foundation's JSON5 scanner: a number that ends the text
+    /// (one of 19 digits or more, or any after a comment) makes it read the byte after its
+    /// buffer, and trap when that byte happens to be a digit or a point (found by fuzzing:
+    /// polycam-camera and record3d-metadata, Tests/Fuzz/Regressions). A newline after the
+    /// document means nothing in JSON5.
     static func scannable(_ bytes: [UInt8]) -> Data {
         var data = Data(capacity: bytes.count + 1)
         data.append(contentsOf: bytes)

@@ -24,12 +24,14 @@ import Testing
         #expect(error.kind == .malformed && error.message.hasPrefix("expected a number, found '"), "\(error)")
     }
 
-    /// Found by fuzzing (polycam-camera, Tests/Fuzz/Regressions): a document ending in a number of
-    /// 19 digits or more made Foundation's JSON5 scanner read the byte after the text and trap when
-    /// that byte was a digit or a point, so the scanner is given the text with a newline after it.
-    @Test func aLongNumberMayEndTheText() throws {
+    /// Found by fuzzing (polycam-camera and record3d-metadata, Tests/Fuzz/Regressions): a document
+    /// ending in a number of 19 digits or more, or in a number after a comment, made Foundation's
+    /// JSON5 scanner read the byte after the text and trap when that byte was a digit or a point,
+    /// so the scanner is given the text with a newline after it.
+    @Test func aNumberMayEndTheText() throws {
         let digits = "77777777777777777777777777777777777772"
         #expect(try SourceJSON(bytes: Array(digits.utf8), file: "c.json").root.number() == 7.777777777777778e37)
+        #expect(try SourceJSON(bytes: Array("// applied_transform\n0".utf8), file: "m.json").root.number() == 0)
         let object = try SourceJSON(bytes: Array("{fx: 1, cy: 7777777777777777777".utf8) + Array("}".utf8), file: "c.json")
         #expect(try object.root["cy"].number() == 7.777777777777778e18)
         let scanned = SourceJSON.scannable(Array(digits.utf8))
