@@ -100,15 +100,17 @@ package struct ByteCursor {
         line += 1
     }
 
-    /// The next line when every line ends with `terminator` (LF, with a CR before it dropped; or
-    /// CR alone), stepping over its end; nil, with the cursor unmoved, when no `terminator`
-    /// follows.
+    /// The next line when every line ends with `terminator` (LF, with the CRs before it dropped:
+    /// CRLF, or the CR CR LF of a file converted twice; or CR alone), stepping over its end; nil,
+    /// with the cursor unmoved, when no `terminator` follows.
     package mutating func nextLine(terminatedBy terminator: UInt8) -> UnsafeRawBufferPointer? {
         var end = position
         while end < bytes.count, bytes[end] != terminator { end += 1 }
         guard end < bytes.count else { return nil }
         var contentEnd = end
-        if terminator == 0x0A, contentEnd > position, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        // Every CR, not just one: a PLY header read back from what was written of it must read
+        // the same (fuzzing found a property name that lost one CR a round trip).
+        while terminator == 0x0A, contentEnd > position, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
         let content = UnsafeRawBufferPointer(rebasing: bytes[position ..< contentEnd])
         position = end + 1
         line += 1

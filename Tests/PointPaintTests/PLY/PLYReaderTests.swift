@@ -75,6 +75,21 @@ struct PLYReaderTests {
         #expect(cloud.voxelSize == 0.5)
     }
 
+    /// Found by fuzzing (ply-binary, Tests/Fuzz/Regressions): a property name followed by many
+    /// CRs before the LF lost one CR each time the file was read and written back, so writing a
+    /// parsed file was no fixed point. Every CR before an LF now ends the line.
+    @Test("header lines ending in several CRs read as their text and write back unchanged")
+    func severalCarriageReturns() throws {
+        let header = "ply\nformat binary_little_endian 1.0\ncomment made twice\r\r\nelement vertex 1\n"
+            + "property float x\r\r\r\nproperty float y\r\nproperty float z\nend_header\r\r\n"
+        let ply = try PLYReader.read(bytes: bytes(header) + le(Float(1)) + le(Float(2)) + le(Float(3)), file: "cr.ply")
+        #expect(ply.comments == ["made twice"])
+        #expect(ply[element: "vertex"]?.properties.map(\.name) == ["x", "y", "z"])
+        #expect(try ply.cloud(file: "cr.ply").positions == [SIMD3(1, 2, 3)])
+        let written = PLYWriter.encode(ply)
+        #expect(PLYWriter.encode(try PLYReader.read(bytes: written, file: "written.ply")) == written)
+    }
+
     @Test("malformed headers and ascii data name the line and what was expected", arguments: [
         ("plx\nformat ascii 1.0\nend_header\n", PointPaintError.Kind.malformed, 1),
         ("ply junk\nformat ascii 1.0\nend_header\n", .malformed, 1),
