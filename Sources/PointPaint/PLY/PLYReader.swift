@@ -78,7 +78,9 @@ public enum PLYReader {
             guard let line = cursor.nextLine(terminatedBy: terminator) else {
                 throw PointPaintError(.malformed, file: file, place: place, "expected 'end_header' before the end of the file")
             }
-            let words = line.split(whereSeparator: ByteCursor.isBlank)
+            // A CR inside a line separates words too: a name holding one would not read back as
+            // written (fuzzing found one, CRs then a tab at the end of a property line).
+            let words = line.split { ByteCursor.isBlank($0) || $0 == 0x0D }
             guard let keyword = words.first else {
                 throw PointPaintError(.malformed, file: file, place: place, "expected a header keyword, found an empty line")
             }

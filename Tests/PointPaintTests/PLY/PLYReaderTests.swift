@@ -77,7 +77,8 @@ struct PLYReaderTests {
 
     /// Found by fuzzing (ply-binary, Tests/Fuzz/Regressions): a property name followed by many
     /// CRs before the LF lost one CR each time the file was read and written back, so writing a
-    /// parsed file was no fixed point. Every CR before an LF now ends the line.
+    /// parsed file was no fixed point. Every CR before an LF now ends the line, and a CR inside a
+    /// header line separates words.
     @Test("header lines ending in several CRs read as their text and write back unchanged")
     func severalCarriageReturns() throws {
         let header = "ply\nformat binary_little_endian 1.0\ncomment made twice\r\r\nelement vertex 1\n"
@@ -88,6 +89,10 @@ struct PLYReaderTests {
         #expect(try ply.cloud(file: "cr.ply").positions == [SIMD3(1, 2, 3)])
         let written = PLYWriter.encode(ply)
         #expect(PLYWriter.encode(try PLYReader.read(bytes: written, file: "written.ply")) == written)
+        // A CR inside a line separates words: here a fourth word, CRs then a tab at the end.
+        let inside = "ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\r\r-1\r\r\t\r\r\nend_header\n"
+        let error = try #require(failure(bytes(inside)))
+        #expect(error.place == .line(4) && error.message.hasPrefix("expected 'property TYPE NAME'"), "\(error)")
     }
 
     @Test("malformed headers and ascii data name the line and what was expected", arguments: [
