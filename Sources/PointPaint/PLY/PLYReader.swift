@@ -73,8 +73,19 @@ public enum PLYReader {
         _ = cursor.nextLine(terminatedBy: terminator)
         var ply = PLYFile(encoding: .ascii)
         var sawFormat = false
+        /// The line of the last `element`, to name an element left without properties.
+        var elementLine = 0
+        // An element of entries without properties holds nothing a reader or writer could step
+        // through but its count, which nothing in the file bounds (fuzzing found `element face
+        // 844444444444444444` alone, which every pass over the entries then took forever on).
+        func checkLastElement() throws {
+            guard let last = ply.elements.last, last.count > 0, last.properties.isEmpty else { return }
+            throw PointPaintError(.malformed, file: file, place: .line(elementLine),
+                                  "expected a 'property' line for element \(PointPaintError.quote(last.name)) of \(last.count) entries, found none")
+        }
         while true {
-            let place = PointPaintError.Place.line(cursor.line)
+            let lineNumber = cursor.line
+            let place = PointPaintError.Place.line(lineNumber)
             guard let line = cursor.nextLine(terminatedBy: terminator) else {
                 throw PointPaintError(.malformed, file: file, place: place, "expected 'end_header' before the end of the file")
             }
@@ -106,7 +117,9 @@ public enum PLYReader {
                     throw PointPaintError(.malformed, file: file, place: place, "expected 'element NAME COUNT', found \(PointPaintError.quote(bytes: line))")
                 }
                 let count = try elementCount(words[2], file: file, place: place)
+                try checkLastElement()
                 ply.elements.append(PLYElement(name: text(words[1]), count: count, properties: []))
+                elementLine = lineNumber
             case "property":
                 guard !ply.elements.isEmpty else {
                     throw PointPaintError(.malformed, file: file, place: place, "expected an 'element' line before the first 'property'")
@@ -141,6 +154,7 @@ public enum PLYReader {
                 guard sawFormat else {
                     throw PointPaintError(.missing, file: file, place: place, "expected a 'format' line before 'end_header'")
                 }
+                try checkLastElement()
                 return (ply, cursor)
             default:
                 let hint = cursor.contains("end_header") ? "" : " (missing end_header?)"

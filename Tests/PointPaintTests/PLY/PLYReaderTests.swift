@@ -95,6 +95,21 @@ struct PLYReaderTests {
         #expect(error.place == .line(4) && error.message.hasPrefix("expected 'property TYPE NAME'"), "\(error)")
     }
 
+    /// Found by fuzzing (ply-binary, Tests/Fuzz/Regressions): `element face 844444444444444444`
+    /// with no property took forever in every pass over its entries (none of them bounded by the
+    /// file's size, since they take no bytes). An element of entries needs a property.
+    @Test("an element of entries without properties is refused at its line", arguments: ["binary_little_endian", "ascii"])
+    func elementWithoutProperties(format: String) throws {
+        let text = "ply\nformat \(format) 1.0\nelement vertex 1\nproperty float x\nelement face 844444444444444444\nend_header\n1\n"
+        let error = try #require(failure(bytes(text)))
+        #expect(error.place == .line(5) && error.message == "expected a 'property' line for element 'face' of 844444444444444444 entries, found none", "\(error)")
+        let between = "ply\nformat \(format) 1.0\nelement face 3\nelement vertex 0\nproperty float x\nend_header\n"
+        #expect(try #require(failure(bytes(between))).place == .line(3))
+        // No entries, no properties: nothing to read, as before.
+        let empty = try PLYReader.read(bytes: bytes("ply\nformat \(format) 1.0\nelement face 0\nend_header\n"), file: "e.ply")
+        #expect(empty.elements.map(\.count) == [0])
+    }
+
     @Test("malformed headers and ascii data name the line and what was expected", arguments: [
         ("plx\nformat ascii 1.0\nend_header\n", PointPaintError.Kind.malformed, 1),
         ("ply junk\nformat ascii 1.0\nend_header\n", .malformed, 1),
