@@ -113,8 +113,10 @@ import Testing
 
     /// 41 small frames: several batches for every thread count (batches hold threads × 4 frames),
     /// the last one partial, so frames from different batches meet in the same voxels. Every
-    /// policy, since `latest` and `first` depend on the order samples reach the store.
-    @Test func resultsAreIdenticalWhateverTheThreadCount() throws {
+    /// policy, since `latest` and `first` depend on the order samples reach the store; with and
+    /// without exposure gains.
+    @Test(arguments: [false, true])
+    func resultsAreIdenticalWhateverTheThreadCount(gains: Bool) throws {
         let dir = TemporaryDirectory()
         var o = CaptureSynthesizer.Options()
         o.frameCount = 41
@@ -129,6 +131,11 @@ import Testing
             for threads in [1, 2, 3] {
                 var options = CaptureReplay.Options()
                 options.threads = threads
+                if gains {
+                    options.gains = ExposureGains(gains: Dictionary(uniqueKeysWithValues: (0 ..< 41).map { frame in
+                        (frame, SIMD3<Float>(0.8 + Float(frame % 5) * 0.1, 1.1, 0.95 - Float(frame % 3) * 0.05))
+                    }))
+                }
                 var store = SceneStore(voxelSize: 0.02, policy: policy)
                 let statistics = try CaptureReplay(source: reader, options: options).run(into: &store)
                 runs.append(((0 ..< store.count).map { store[$0] }, statistics, store.sampleCount))
