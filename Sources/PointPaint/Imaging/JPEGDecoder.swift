@@ -192,13 +192,7 @@ public enum JPEGDecoder {
                 }
             }
             let pairs = MappedBytes(count: 2 * chromaCount) { out in
-                // A pair a store (Cb the low byte in memory), which the compiler vectorises.
-                out.baseAddress!.withMemoryRebound(to: UInt16.self, capacity: chromaCount) { pair in
-                    let cb = UnsafePointer(scratch), cr = UnsafePointer(scratch + chromaCount)
-                    for i in 0 ..< chromaCount {
-                        pair[i] = (UInt16(cb[i]) | UInt16(cr[i]) << 8).littleEndian
-                    }
-                }
+                YCbCrImage.interleave(cb: scratch, cr: scratch + chromaCount, count: chromaCount, into: out.baseAddress!)
             }
             return YCbCrImage(width: w, height: h, subsampling: layout, luma: luma, chroma: pairs)
         }

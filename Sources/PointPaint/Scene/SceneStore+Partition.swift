@@ -116,11 +116,7 @@ extension SceneStore {
             }
         }
         let refused = voxels.withElements { records in
-            storage.withRecords(reserving: records.count) { table in
-                var refused = 0
-                for record in records { refused += table.combine(record, policy: policy) }
-                return refused
-            }
+            storage.withRecords(reserving: records.count) { table in table.combine(records, policy: policy) }
         }
         return accepted - refused
     }

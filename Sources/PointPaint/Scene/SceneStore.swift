@@ -161,11 +161,7 @@ public struct SceneStore: Sendable {
         let policy = policy
         let source = other.storage
         let refused = storage.withRecords(reserving: source.count) { table in
-            var refused = 0
-            for i in 0 ..< source.count {
-                refused += table.combine(source.records[i], policy: policy)
-            }
-            return refused
+            table.combine(UnsafeBufferPointer(start: source.records, count: source.count), policy: policy)
         }
         sampleCount -= refused
         rejectedCount += refused
@@ -621,6 +617,13 @@ extension SceneStore {
             if other.first < rec.pointee.first { rec.pointee.first = other.first }
             if other.last > rec.pointee.last { rec.pointee.last = other.last }
             return 0
+        }
+
+        /// Folds in `others` in order (`combine(_:policy:)` each); returns the samples refused.
+        mutating func combine(_ others: UnsafeBufferPointer<Record>, policy: AccumulationPolicy) -> Int {
+            var refused = 0
+            for other in others { refused += combine(other, policy: policy) }
+            return refused
         }
 
         @inline(__always)

@@ -12,11 +12,18 @@ public final class MappedBytes: @unchecked Sendable {
     @usableFromInline let base: UnsafeRawPointer?
     /// Number of bytes.
     public let count: Int
-    /// Whether `base` is a mapping (else an allocation, or `keeper`'s).
-    private let isMapping: Bool
-    /// The owner of borrowed memory, released with this object; nil when this object owns
-    /// `base` itself.
-    private let keeper: AnyObject?
+    /// Who frees `base`.
+    private let owner: Owner
+
+    /// Who frees the bytes.
+    private enum Owner {
+        /// This object: an allocation of its own.
+        case allocation
+        /// This object: a mapping of its own.
+        case mapping
+        /// Another object, kept alive with this one.
+        case keeper(AnyObject)
+    }
 
     /// A copy of `bytes`.
     ///
@@ -34,8 +41,7 @@ public final class MappedBytes: @unchecked Sendable {
     public init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
         precondition(count >= 0, "a byte count cannot be negative")
         self.count = count
-        isMapping = false
-        keeper = nil
+        owner = .allocation
         guard count > 0 else {
             base = nil
             try initialize(UnsafeMutableBufferPointer(start: nil, count: 0))
@@ -59,7 +65,6 @@ public final class MappedBytes: @unchecked Sendable {
     ///   is shorter than `count`; `.io` when the system refuses.
     public init(mapping path: String, count: Int? = nil, file: String? = nil, place: PointPaintError.Place? = nil,
                 expected: String = "a file") throws {
-        keeper = nil
         let name = file ?? path
         let (fd, size) = try FileBytes.openRegular(path, name: name, place: place, expected: expected)
         defer { close(fd) }
@@ -70,14 +75,14 @@ public final class MappedBytes: @unchecked Sendable {
         self.count = length
         guard length > 0 else {
             base = nil
-            isMapping = false
+            owner = .allocation
             return
         }
         guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
             throw PointPaintError.system("cannot map", file: name, place: place)
         }
         base = UnsafeRawPointer(address)
-        isMapping = true
+        owner = .mapping
     }
 
     /// The `count` bytes at `base`, which `keeper` owns and must neither change nor free
@@ -86,16 +91,15 @@ public final class MappedBytes: @unchecked Sendable {
         precondition(count > 0, "a borrowed buffer holds bytes")
         self.base = base
         self.count = count
-        isMapping = false
-        self.keeper = keeper
+        owner = .keeper(keeper)
     }
 
     deinit {
-        guard let base, keeper == nil else { return }
-        if isMapping {
-            munmap(UnsafeMutableRawPointer(mutating: base), count)
-        } else {
-            base.deallocate()
+        guard let base else { return }
+        switch owner {
+        case .allocation: base.deallocate()
+        case .mapping: munmap(UnsafeMutableRawPointer(mutating: base), count)
+        case .keeper: break  // released with this object
         }
     }
 

@@ -180,8 +180,8 @@ public struct StrayCapture: CaptureSource {
     ///
     /// The extra frame thread keeps the cores busy: a frame thread often waits for its
     /// reference pictures, and the replay's own threads cannot always fill that time (a
-    /// 300-frame 1920×1440 HEVC replay on 2 cores: about 0.2 s faster with 3 frame threads
-    /// than with 2, Benchmarks/README.md).
+    /// 300-frame 1920×1440 HEVC replay on 2 cores: faster with 3 frame threads than with 2 in 7
+    /// of 8 alternating runs, medians 0.1–0.35 s apart on a noisy machine; Benchmarks/README.md).
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {
         guard let video else { return ParallelFrameLoader(source: self, indices: indices, threads: threads) }
         return StrayVideoFrames(source: self, video: video, indices: indices, decoderThreads: threads <= 1 ? 1 : threads + 1)
