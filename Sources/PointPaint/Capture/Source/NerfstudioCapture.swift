@@ -7,8 +7,8 @@ import Foundation
 /// value wins). `transform_matrix` is the camera-to-world matrix as four rows, with OpenGL's
 /// camera axes, which are ARKit's: used as stored, in nerfstudio's world (which may have been
 /// re-oriented and scaled: `applied_transform` and `applied_scale` are noted, not undone).
-/// `file_path` names a JPEG, or a PNG whose 8-bit R′G′B′ is converted to Y′CbCr 4:4:4 (the one
-/// lossy step: see `YCbCrPlanes(rgb8:width:height:channels:encoding:)`). `depth_file_path` (or
+/// `file_path` names a JPEG, or a PNG whose R′G′B′ or grey (8 or 16 bits, alpha ignored) is
+/// converted to Y′CbCr 4:4:4 (the one lossy step: see `YCbCrPlanes.init(_:encoding:)`). `depth_file_path` (or
 /// instant-ngp's `depth_path`) names a 16-bit PNG in millimetres, nerfstudio's default, or in
 /// `integer_depth_scale` metres a unit when the file gives one (instant-ngp); `ply_file_path`
 /// names the cloud.
@@ -148,7 +148,7 @@ public struct NerfstudioCapture: CaptureSource {
                      + (focalLengthOnce ? "; fl_y absent, taken as fl_x" : ""))
         notes.append("timestamps: none recorded; frame i, in the order transforms.json lists them, at i s")
         if pngFrames > 0 {
-            notes.append(SourceFiles.count(pngFrames, "PNG frame") + ": 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
+            notes.append(SourceFiles.count(pngFrames, "PNG frame") + ": sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
         }
         if !distortion.isEmpty {
             let terms = distortion.keys.sorted().map { key in "\(key) \(distortion[key]!.sorted().map { "\($0)" }.joined(separator: "/"))" }

@@ -97,7 +97,8 @@ struct SourceFrames: Sendable {
 
     private func isPNG(_ path: String) -> Bool { path.lowercased().hasSuffix(".png") }
 
-    /// The planes of an 8-bit RGB or grey PNG frame, converted to Y′CbCr 4:4:4.
+    /// The planes of a PNG frame (grey or RGB, 8 or 16 bits, alpha ignored), converted to Y′CbCr
+    /// 4:4:4 (`YCbCrPlanes.init(_:encoding:)`).
     private func pngImage(_ path: String, frame: Int) throws -> YCbCrImage {
         guard FileBytes.size(of: path) != nil else {
             throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the PNG frame, found no such file")
@@ -112,18 +113,13 @@ struct SourceFrames: Sendable {
             throw error
         }
         try checkPNG(png.header, path, frame: frame)
-        let planes = YCbCrPlanes(rgb8: png.image.samples8, width: png.header.width, height: png.header.height, channels: png.header.channels)
-        return YCbCrImage(planes)
+        return YCbCrImage(YCbCrPlanes(png.image))
     }
 
     private func checkPNG(_ header: PNGHeader, _ path: String, frame: Int) throws {
         guard header.width == imageInfo.width, header.height == imageInfo.height else {
             throw PointPaintError(.malformed, file: path, place: .frame(frame),
                                   "expected a \(imageInfo.width)x\(imageInfo.height) image (the capture's size), found \(header.width)x\(header.height)")
-        }
-        guard header.bitDepth == 8, header.channels == 1 || header.channels == 3 else {
-            throw PointPaintError(.unsupported, file: path, place: .frame(frame),
-                                  "expected an 8-bit RGB or greyscale PNG without alpha, found \(header.sourceDescription)")
         }
     }
 }

@@ -51,7 +51,7 @@ import Testing
         let dir = try Self.folder(pngFrames: true)
         let source = try NerfstudioCapture(path: dir.path)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains { $0.hasPrefix("4 PNG frames: 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4") })
+        #expect(source.notes.contains { $0.hasPrefix("4 PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4") })
         #expect(try source.jpegData(at: 0) == nil)
         #expect(try source.frameInfo(at: 1).camera == Self.synth.camera(frame: 1))
         // The planes: within the PNG's own rounding and the conversion's of the rendered truth.

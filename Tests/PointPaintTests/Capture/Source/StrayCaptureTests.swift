@@ -230,7 +230,7 @@ import Testing
         try Self.synth.writeStray(to: dir.path, frames: .png)
         let source = try StrayCapture(path: dir.path)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains { $0.hasPrefix("colour: rgb/, PNG frames: 8-bit sRGB R′G′B′ converted to Y′CbCr 4:4:4") })
+        #expect(source.notes.contains { $0.hasPrefix("colour: rgb/, PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4") })
         #expect(try source.jpegData(at: 0) == nil)
         Self.expectCamera(try source.frameInfo(at: 1).camera, equals: Self.synth.camera(frame: 1))
         // As for nerfstudio's PNG frames: 4:4:4 planes of the PNG's R′G′B′, which replay.
@@ -239,6 +239,33 @@ import Testing
         #expect(frame.image.subsampling == .yuv444)
         #expect(YCbCrPlanes(frame.image) == YCbCrPlanes(rgb8: png.samples8, width: 160, height: 120, channels: 3))
         try Truth.expectAccurateRGB(source, frames: Self.frames, synth: Self.synth)
+    }
+
+    @Test("PNG frames other programs write with alpha or 16 bits read as their colours", arguments: ["rgba", "rgb48be", "rgba64be"])
+    func pngFramesWithAlphaOrSixteenBits(pixelFormat: String) throws {
+        let dir = TemporaryDirectory("stray")
+        try Self.synth.writeStray(to: dir.path, frames: .png)
+        let original = try StrayCapture(path: dir.path).frame(at: 1).image
+        let frame = dir.file("rgb/000001.png"), converted = dir.file("converted.png")
+        try ExternalTool.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", frame, "-pix_fmt", pixelFormat, converted])
+        let sixteen = pixelFormat != "rgba"
+        let header = try PNGImage.readInfo(path: converted)
+        #expect(header.channels == (pixelFormat.hasPrefix("rgba") ? 4 : 3) && header.bitDepth == (sixteen ? 16 : 8))
+        // The colours as ffmpeg's own PNG decoder reads them, alpha dropped.
+        let raw = try ExternalTool.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", converted, "-f", "rawvideo",
+                                                  "-pix_fmt", sixteen ? "rgb48le" : "rgb24", "-"])
+        let colours = sixteen
+            ? PNGImage(width: 160, height: 120, channels: 3, samples16: stride(from: 0, to: raw.count, by: 2).map { UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8 })
+            : PNGImage(width: 160, height: 120, channels: 3, samples: [UInt8](raw))
+        try FileManager.default.removeItem(atPath: frame)
+        try FileManager.default.moveItem(atPath: converted, toPath: frame)
+        let planes = YCbCrPlanes(try StrayCapture(path: dir.path).frame(at: 1).image)
+        #expect(planes == YCbCrPlanes(colours))
+        // ffmpeg widens 8-bit samples close to v × 257 (not exactly): within a code of the 8-bit frame.
+        let before = YCbCrPlanes(original)
+        for (a, b) in [(planes.luma, before.luma), (planes.cb, before.cb), (planes.cr, before.cr)] {
+            #expect(zip(a, b).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        }
     }
 
     // MARK: - Matching by frame number, counts
