@@ -53,10 +53,11 @@ public enum CaptureFormat: String, Sendable, CaseIterable, Hashable {
         if !isDirectory.boolValue {
             let name = (path as NSString).lastPathComponent.lowercased()
             if name == "capture.json" { return .pointpaint }
-            if name == "transforms.json" { return .nerfstudio }
+            // transforms_train.json and its kin: the NeRF synthetic scenes' splits.
+            if name == "transforms.json" || (name.hasPrefix("transforms_") && name.hasSuffix(".json")) { return .nerfstudio }
             if name.hasSuffix(".r3d") { return .record3d }
             throw PointPaintError(.unsupported, file: path,
-                                  "expected a capture directory, a capture.json or transforms.json inside one, or a Record3D .r3d file")
+                                  "expected a capture directory, a capture.json or transforms.json (transforms_*.json) inside one, or a Record3D .r3d file")
         }
         for format in allCases where format.matches(directory: path) { return format }
         let looked = allCases.map(\.signature).joined(separator: "; ")

@@ -4,7 +4,11 @@ import Foundation
 /// names (what `ns-process-data`, NeRFCapture, polyform and Spectacular AI write).
 ///
 /// Intrinsics `fl_x, fl_y, cx, cy, w, h` stand at the top level or in each frame (a frame's own
-/// value wins). `transform_matrix` is the camera-to-world matrix as four rows, with OpenGL's
+/// value wins). As instant-ngp and the NeRF synthetic scenes (`transforms_train.json`) write
+/// them, a focal length may be given as a field of view instead (`camera_angle_x`, and
+/// `camera_angle_y` or else square pixels), the principal point left out (the image centre) and
+/// the size too (the first image's), and `file_path` may lack its extension (`.png`, else
+/// `.jpg`). `transform_matrix` is the camera-to-world matrix as four rows, with OpenGL's
 /// camera axes, which are ARKit's: used as stored, in nerfstudio's world (which may have been
 /// re-oriented and scaled: `applied_transform` and `applied_scale` are noted, not undone).
 /// `file_path` names a JPEG, or a PNG whose R′G′B′ or grey (8 or 16 bits, alpha ignored) is
@@ -71,6 +75,8 @@ public struct NerfstudioCapture: CaptureSource {
         var distortion: [String: Set<Double>] = [:]
         var pngFrames = 0
         var intrinsicsPerFrame = false, focalLengthOnce = false
+        var derived: Set<String> = []  // intrinsics taken from angles, the centre or the first image
+        var firstImageSize: (width: Int, height: Int)?
         for (index, frame) in list.enumerated() {
             _ = try frame.object()
             /// The frame's own value of `key`, or the top level's.
@@ -80,14 +86,48 @@ public struct NerfstudioCapture: CaptureSource {
                 throw PointPaintError(.missing, file: file, place: .jsonPath(frame[key].path),
                                       "expected \(key) in the frame or at the top level, found it in neither")
             }
-            intrinsicsPerFrame = intrinsicsPerFrame || ["fl_x", "fl_y", "cx", "cy", "w", "h"].contains { frame[$0].exists }
-            let fx = try value("fl_x").positiveNumber()
-            let hasFy = frame["fl_y"].exists || json["fl_y"].exists
-            focalLengthOnce = focalLengthOnce || !hasFy
-            let fy = hasFy ? try value("fl_y").positiveNumber() : fx
-            let k = try CameraIntrinsics(fx: fx, fy: fy, cx: value("cx").number(), cy: value("cy").number())
-            let frameSize = try (width: value("w").positiveInteger(atMost: CaptureManifest.maximumDimension),
+            func given(_ key: String) -> Bool { frame[key].exists || json[key].exists }
+            intrinsicsPerFrame = intrinsicsPerFrame
+                || ["fl_x", "fl_y", "cx", "cy", "w", "h", "camera_angle_x", "camera_angle_y"].contains { frame[$0].exists }
+
+            let imageNode = frame["file_path"]
+            let image = try Self.imagePath(imageNode, resolve: resolve, file: file)
+            let kind = (image as NSString).pathExtension.lowercased()
+            pngFrames += kind == "png" ? 1 : 0
+
+            let frameSize: (width: Int, height: Int)
+            if given("w") || given("h") {
+                frameSize = try (width: value("w").positiveInteger(atMost: CaptureManifest.maximumDimension),
                                  height: value("h").positiveInteger(atMost: CaptureManifest.maximumDimension))
+            } else {
+                if firstImageSize == nil { firstImageSize = try Self.imageSize(image, frame: index) }
+                frameSize = firstImageSize!
+                derived.insert("w × h from the first image")
+            }
+            let fx: Double
+            if given("fl_x") {
+                fx = try value("fl_x").positiveNumber()
+            } else if !given("camera_angle_x") {
+                throw PointPaintError(.missing, file: file, place: .jsonPath(frame["fl_x"].path),
+                                      "expected fl_x (or camera_angle_x) in the frame or at the top level, found neither")
+            } else {
+                fx = try Self.focalLength(value("camera_angle_x"), pixels: frameSize.width, file: file)
+                derived.insert("fl_x from camera_angle_x")
+            }
+            let fy: Double
+            if given("fl_y") {
+                fy = try value("fl_y").positiveNumber()
+            } else if given("camera_angle_y") {
+                fy = try Self.focalLength(value("camera_angle_y"), pixels: frameSize.height, file: file)
+                derived.insert("fl_y from camera_angle_y")
+            } else {
+                focalLengthOnce = true
+                fy = fx
+            }
+            let cx = given("cx") ? try value("cx").number() : Double(frameSize.width) / 2
+            let cy = given("cy") ? try value("cy").number() : Double(frameSize.height) / 2
+            if !given("cx") || !given("cy") { derived.insert("an absent cx, cy at the image centre") }
+            let k = CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy)
             if let size, size != frameSize {
                 throw PointPaintError(.malformed, file: file, place: .jsonPath("frames[\(index)]"),
                                       "expected intrinsics for a \(size.width)x\(size.height) image like the first frame's, found w \(frameSize.width), h \(frameSize.height)")
@@ -114,21 +154,13 @@ public struct NerfstudioCapture: CaptureSource {
                 throw PointPaintError(.malformed, file: file, place: .jsonPath(matrix.path), "expected an invertible camera-to-world matrix, found a singular one")
             }
 
-            let imageNode = frame["file_path"]
-            let image = try imageNode.string()
-            let kind = (image as NSString).pathExtension.lowercased()
-            guard ["jpg", "jpeg", "png"].contains(kind) else {
-                throw PointPaintError(.unsupported, file: file, place: .jsonPath(imageNode.path),
-                                      "expected a .jpg, .jpeg or .png image, found \(PointPaintError.quote(image))")
-            }
-            pngFrames += kind == "png" ? 1 : 0
             let depthNode = frame["depth_file_path"].exists ? frame["depth_file_path"] : frame["depth_path"]
             let depth = depthNode.exists ? try depthNode.string() : nil
             if let depth, (depth as NSString).pathExtension.lowercased() != "png" {
                 throw PointPaintError(.unsupported, file: file, place: .jsonPath(depthNode.path),
                                       "expected a 16-bit .png depth map, found \(PointPaintError.quote(depth))")
             }
-            frames.append(SourceFrames.Entry(timestamp: Double(index), camera: camera, image: resolve(image), depth: depth.map(resolve)))
+            frames.append(SourceFrames.Entry(timestamp: Double(index), camera: camera, image: image, depth: depth.map(resolve)))
         }
         let imageSize = size!
 
@@ -145,7 +177,8 @@ public struct NerfstudioCapture: CaptureSource {
         self.imageInfo = imageInfo
         notes.append("poses: transform_matrix, camera-to-world with OpenGL camera axes (ARKit's), used as stored")
         notes.append("intrinsics: fl_x, fl_y, cx, cy for w × h, " + (intrinsicsPerFrame ? "per frame where a frame gives them" : "at the top level")
-                     + (focalLengthOnce ? "; fl_y absent, taken as fl_x" : ""))
+                     + (focalLengthOnce ? "; fl_y absent, taken as fl_x" : "")
+                     + (derived.isEmpty ? "" : "; " + derived.sorted().joined(separator: "; ")))
         notes.append("timestamps: none recorded; frame i, in the order transforms.json lists them, at i s")
         if pngFrames > 0 {
             notes.append(SourceFiles.count(pngFrames, "PNG frame") + ": sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
@@ -187,6 +220,57 @@ public struct NerfstudioCapture: CaptureSource {
         }
         self.notes = notes
         self.frames = SourceFrames(frames, imageInfo: imageInfo, depthSize: depthSize, metresPerDepthUnit: metresPerDepthUnit, file: file)
+    }
+
+    /// The image `node` (a frame's `file_path`) names, resolved: a .jpg, .jpeg or .png file, or,
+    /// for a path without an extension, the .png (the NeRF synthetic scenes') or else the .jpg
+    /// or .jpeg file beside it that exists.
+    private static func imagePath(_ node: JSONNode, resolve: (String) -> String, file: String) throws -> String {
+        let image = try node.string()
+        let kind = (image as NSString).pathExtension.lowercased()
+        if ["jpg", "jpeg", "png"].contains(kind) { return resolve(image) }
+        guard kind.isEmpty else {
+            throw PointPaintError(.unsupported, file: file, place: .jsonPath(node.path),
+                                  "expected a .jpg, .jpeg or .png image, found \(PointPaintError.quote(image))")
+        }
+        let candidates = ["png", "jpg", "jpeg"].map { resolve(image + "." + $0) }
+        guard let found = candidates.first(where: { FileBytes.size(of: $0) != nil }) else {
+            throw PointPaintError(.missing, file: file, place: .jsonPath(node.path),
+                                  "expected an image \(PointPaintError.quote(image)) names without an extension (.png, .jpg or .jpeg), found none")
+        }
+        return found
+    }
+
+    /// The size of the image at `path` (a JPEG's or a PNG's header), for a file without `w`, `h`.
+    private static func imageSize(_ path: String, frame: Int) throws -> (width: Int, height: Int) {
+        guard (path as NSString).pathExtension.lowercased() == "png" else {
+            let info = try SourceFiles.jpegImageInfo(path, frame: frame)
+            return (info.width, info.height)
+        }
+        guard FileBytes.size(of: path) != nil else {
+            throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the PNG frame, found no such file")
+        }
+        do {
+            let header = try PNGImage.readInfo(path: path)
+            guard header.width <= CaptureManifest.maximumDimension, header.height <= CaptureManifest.maximumDimension else {
+                throw PointPaintError(.outOfRange, file: path, place: .frame(frame),
+                                      "expected an image of at most \(CaptureManifest.maximumDimension) pixels a side, found \(header.width)x\(header.height)")
+            }
+            return (header.width, header.height)
+        } catch var error as PointPaintError {
+            error.place = .frame(frame)
+            throw error
+        }
+    }
+
+    /// The focal length in pixels of a field of view `angle` (radians, across `pixels`).
+    private static func focalLength(_ angle: JSONNode, pixels: Int, file: String) throws -> Double {
+        let radians = try angle.number()
+        guard radians > 0, radians < .pi else {
+            throw PointPaintError(.outOfRange, file: file, place: .jsonPath(angle.path),
+                                  "expected a field of view between 0 and π radians, found \(radians)")
+        }
+        return Double(pixels) / (2 * tan(radians / 2))
     }
 
     /// The time (`index` seconds) and camera of frame `index`.

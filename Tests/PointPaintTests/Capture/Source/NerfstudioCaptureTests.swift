@@ -98,6 +98,57 @@ import Testing
         #expect(depth.depth == millimetres.map { Float($0) * Float(0.0005) })
     }
 
+    @Test("instant-ngp and NeRF synthetic files: fields of view, no centre or size, paths without extensions", arguments: [false, true])
+    func fieldsOfViewAndPathsWithoutExtensions(pngFrames: Bool) throws {
+        let dir = try Self.folder(pngFrames: pngFrames)
+        let k = Self.synth.camera(frame: 0).intrinsics
+        try Self.edit(dir) { object, frames in
+            for key in ["fl_x", "fl_y", "cx", "cy", "w", "h"] { object[key] = nil }
+            object["camera_angle_x"] = 2 * atan(160 / (2 * k.fx))
+            object["camera_angle_y"] = 2 * atan(120 / (2 * k.fy))
+            for i in frames.indices {
+                frames[i]["file_path"] = ((frames[i]["file_path"] as! String) as NSString).deletingPathExtension
+                frames[i]["rotation"] = 0.0126  // the NeRF synthetic scenes' own field, not read
+            }
+        }
+        try FileManager.default.moveItem(atPath: dir.file("transforms.json"), toPath: dir.file("transforms_train.json"))
+        #expect(try CaptureFormat.detect(dir.file("transforms_train.json")) == .nerfstudio)
+        let source = try NerfstudioCapture(path: dir.file("transforms_train.json"))
+        #expect(source.imageInfo.width == 160 && source.imageInfo.height == 120)
+        #expect(source.notes.contains("intrinsics: fl_x, fl_y, cx, cy for w × h, at the top level; an absent cx, cy at the image centre; "
+                                      + "fl_x from camera_angle_x; fl_y from camera_angle_y; w × h from the first image"))
+        for index in 0 ..< 4 {
+            let camera = try source.frameInfo(at: index).camera, truth = Self.synth.camera(frame: index)
+            #expect(abs(camera.intrinsics.fx - k.fx) < 1e-9 && abs(camera.intrinsics.fy - k.fy) < 1e-9)
+            #expect(camera.intrinsics.cx == 80 && camera.intrinsics.cy == 60 && k.cx == 80 && k.cy == 60)
+            #expect(camera.transform == truth.transform)
+        }
+        let frames = (0 ..< 4).map { ($0, $0) }
+        if pngFrames {
+            try Truth.expectAccurateRGB(source, frames: frames, synth: Self.synth)
+        } else {
+            try Truth.expectAccurate(source, frames: frames, synth: Self.synth)
+        }
+    }
+
+    @Test func badFieldsOfViewAndImagesWithoutExtensions() throws {
+        let dir = try Self.folder()
+        try Self.edit(dir) { object, _ in
+            object["fl_x"] = nil
+            object["fl_y"] = nil
+        }
+        Truth.expectError(.missing, at: .jsonPath("frames[0].fl_x"), file: "transforms.json") { _ = try NerfstudioCapture(path: dir.path) }
+        for angle in [0, Double.pi, -0.5] {
+            try Self.edit(dir) { object, _ in object["camera_angle_x"] = angle }
+            Truth.expectError(.outOfRange, at: .jsonPath("camera_angle_x"), file: "transforms.json") { _ = try NerfstudioCapture(path: dir.path) }
+        }
+        try Self.edit(dir) { object, frames in
+            object["camera_angle_x"] = 1.0
+            frames[2]["file_path"] = "images/no_such_frame"
+        }
+        Truth.expectError(.missing, at: .jsonPath("frames[2].file_path"), file: "transforms.json") { _ = try NerfstudioCapture(path: dir.path) }
+    }
+
     @Test func instantNGPDepthPathAndFramesWithoutDepth() throws {
         let dir = try Self.folder()
         try Self.edit(dir) { object, frames in
