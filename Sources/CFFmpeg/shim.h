@@ -5,6 +5,7 @@
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/display.h>
 
 // Values FFmpeg spells as function-like macros, which Swift does not import.
 
@@ -22,4 +23,24 @@ static inline int cffmpeg_error_decoder_not_found(void) { return AVERROR_DECODER
 static inline int cffmpeg_error_patch_welcome(void) { return AVERROR_PATCHWELCOME; }
 /// AV_NOPTS_VALUE: "no timestamp".
 static inline int64_t cffmpeg_no_pts(void) { return AV_NOPTS_VALUE; }
+
+/// The rotation, in degrees counter-clockwise, of `stream`'s display matrix (the container's
+/// instruction to turn the pictures when showing them), into `degrees`. Returns 0 when the
+/// stream has no display matrix, 1 when it has one (`degrees` NaN when the matrix is no pure
+/// rotation, such as a mirror).
+static inline int cffmpeg_display_rotation(const AVStream *stream, double *degrees) {
+    const int32_t *matrix = NULL;
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+    const AVPacketSideData *data = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data, AV_PKT_DATA_DISPLAYMATRIX);
+    if (data && data->size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)data->data;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (data && size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)data;
+#endif
+    if (!matrix) return 0;
+    *degrees = av_display_rotation_get(matrix);
+    return 1;
+}
 #endif

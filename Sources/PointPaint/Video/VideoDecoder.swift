@@ -109,7 +109,8 @@ public final class VideoDecoder: @unchecked Sendable {
         info = VideoStreamInfo(
             codec: codecName, pixelFormat: Self.name(av_get_pix_fmt_name(pixelFormat)), width: width, height: height,
             subsampling: layout.subsampling, frameCount: stream.nb_frames > 0 ? Int(stream.nb_frames) : nil,
-            frameRate: Self.rate(stream), duration: Self.duration(stream, format.pointee), color: color)
+            frameRate: Self.rate(stream), duration: Self.duration(stream, format.pointee), color: color,
+            displayRotation: Self.displayRotation(format.pointee.streams[Int(streamIndex)]!))
     }
 
     /// The next frame in presentation order, with its planes; `nil` after the last.
@@ -301,6 +302,12 @@ extension VideoDecoder {
         codec.pointee.max_pixels = maximumPixels
         let opened = avcodec_open2(codec, decoder, nil)
         guard opened >= 0 else { throw libavError(opened, "cannot open the decoder", file: path, log: handles.log) }
+    }
+
+    /// The rotation the stream's display matrix asks for (`VideoStreamInfo.displayRotation`).
+    private static func displayRotation(_ stream: UnsafePointer<AVStream>) -> Double? {
+        var degrees = 0.0
+        return cffmpeg_display_rotation(stream, &degrees) != 0 ? degrees : nil
     }
 
     /// Frames per second: the stream's average rate, else its base rate.

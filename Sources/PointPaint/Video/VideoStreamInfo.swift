@@ -20,10 +20,15 @@ public struct VideoStreamInfo: Sendable, Hashable {
     public var duration: Double?
     /// Matrix, range, primaries, transfer and chroma siting, with the defaults that applied.
     public var color: VideoColorDescription
+    /// The rotation, in degrees counter-clockwise, that the container's display matrix asks a
+    /// player to apply (NaN for a matrix that is no pure rotation); nil without one. Never
+    /// applied: the pictures are read as stored, the orientation their camera's intrinsics
+    /// describe.
+    public var displayRotation: Double?
 
     /// Creates a description.
     public init(codec: String, pixelFormat: String, width: Int, height: Int, subsampling: ChromaSubsampling,
-                frameCount: Int?, frameRate: Double?, duration: Double?, color: VideoColorDescription) {
+                frameCount: Int?, frameRate: Double?, duration: Double?, color: VideoColorDescription, displayRotation: Double? = nil) {
         self.codec = codec
         self.pixelFormat = pixelFormat
         self.width = width
@@ -33,17 +38,24 @@ public struct VideoStreamInfo: Sendable, Hashable {
         self.frameRate = frameRate
         self.duration = duration
         self.color = color
+        self.displayRotation = displayRotation
     }
 }
 
 extension VideoStreamInfo: CustomStringConvertible {
-    /// One line for `info`: `hevc 1920×1440 yuv420p (4:2:0), 300 frames, 30 fps, 10 s; bt709, …`.
+    /// One line for `info`: `hevc 1920×1440 yuv420p (4:2:0), 300 frames, 30 fps, 10 s; bt709, …`,
+    /// and the container's display rotation, when it has one, which is not applied.
     public var description: String {
         var parts = ["\(codec) \(width)×\(height) \(pixelFormat) (\(subsampling.rawValue))"]
         if let frameCount { parts.append("\(frameCount) frame\(frameCount == 1 ? "" : "s")") }
         if let frameRate { parts.append("\(Self.short(frameRate)) fps") }
         if let duration { parts.append("\(Self.short(duration)) s") }
-        return parts.joined(separator: ", ") + "; \(color)"
+        var text = parts.joined(separator: ", ") + "; \(color)"
+        if let displayRotation, displayRotation != 0 {
+            let turn = displayRotation.isNaN ? "a display matrix that is no pure rotation" : "a display rotation of \(Self.short(displayRotation))°"
+            text += "; \(turn) in the container, not applied (pictures read as stored)"
+        }
+        return text
     }
 
     /// A number with at most three decimals and no trailing zeros: 29.97, 30, 10.5.

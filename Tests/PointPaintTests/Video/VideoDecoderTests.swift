@@ -125,6 +125,22 @@ struct VideoDecoderTests {
         }
     }
 
+    @Test("a display rotation in the container is reported, not applied")
+    func displayRotationIsReportedNotApplied() throws {
+        let directory = TemporaryDirectory()
+        let plain = directory.file("plain.mp4"), rotated = directory.file("rotated.mp4")
+        let planes = VideoFixture.pattern()
+        try VideoFixture.encode(planes, to: plain, VideoFixture.losslessH264)
+        try VideoFixture.ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated])
+        let decoder = try VideoDecoder(path: rotated)
+        #expect(try VideoDecoder(path: plain).info.displayRotation == nil)
+        #expect(decoder.info.displayRotation == 90)
+        #expect(decoder.info.description.hasSuffix("; a display rotation of 90° in the container, not applied (pictures read as stored)"))
+        // The pictures as stored: 64×48, the planes encoded.
+        #expect(decoder.info.width == 64 && decoder.info.height == 48)
+        #expect(try VideoFixture.decodeAll(decoder).map(\.planes) == planes)
+    }
+
     @Test("a raw HEVC stream with B-frames, without container timestamps, comes out in order")
     func rawStreamBFrames() throws {
         let directory = TemporaryDirectory()
