@@ -12,10 +12,10 @@ import Foundation
 /// camera axes, which are ARKit's: used as stored, in nerfstudio's world (which may have been
 /// re-oriented and scaled: `applied_transform` and `applied_scale` are noted, not undone).
 /// `file_path` names a JPEG, or a PNG whose R′G′B′ or grey (8 or 16 bits, alpha ignored) is
-/// converted to Y′CbCr 4:4:4 (the one lossy step: see `YCbCrPlanes.init(_:encoding:)`). `depth_file_path` (or
-/// instant-ngp's `depth_path`) names a 16-bit PNG in millimetres, nerfstudio's default, or in
-/// `integer_depth_scale` metres a unit when the file gives one (instant-ngp); `ply_file_path`
-/// names the cloud.
+/// converted to Y′CbCr 4:4:4 (the one lossy step: see `YCbCrPlanes.init(_:encoding:)`).
+/// `depth_file_path` (or instant-ngp's `depth_path`) names a 16-bit PNG in millimetres,
+/// nerfstudio's default, or in `integer_depth_scale` metres a unit when the file gives one
+/// (instant-ngp); `ply_file_path` names the cloud.
 ///
 /// Pinhole cameras only: lens distortion (`k1`…, `p1`…) is noted but not undone; fisheye and
 /// panoramic models are refused. The file records no times: frame `i`, in the order the file
@@ -179,7 +179,7 @@ public struct NerfstudioCapture: CaptureSource {
         notes.append("intrinsics: fl_x, fl_y, cx, cy for w × h, " + (intrinsicsPerFrame ? "per frame where a frame gives them" : "at the top level")
                      + (focalLengthOnce ? "; fl_y absent, taken as fl_x" : "")
                      + (derived.isEmpty ? "" : "; " + derived.sorted().joined(separator: "; ")))
-        notes.append("timestamps: none recorded; frame i, in the order transforms.json lists them, at i s")
+        notes.append("timestamps: none recorded; frame i, in the order \((file as NSString).lastPathComponent) lists them, at i s")
         if pngFrames > 0 {
             notes.append(SourceFiles.count(pngFrames, "PNG frame") + ": sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
         }
