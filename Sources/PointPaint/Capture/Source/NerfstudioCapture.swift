@@ -243,24 +243,27 @@ public struct NerfstudioCapture: CaptureSource {
 
     /// The size of the image at `path` (a JPEG's or a PNG's header), for a file without `w`, `h`.
     private static func imageSize(_ path: String, frame: Int) throws -> (width: Int, height: Int) {
-        guard (path as NSString).pathExtension.lowercased() == "png" else {
-            let info = try SourceFiles.jpegImageInfo(path, frame: frame)
-            return (info.width, info.height)
-        }
-        guard FileBytes.size(of: path) != nil else {
-            throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the PNG frame, found no such file")
-        }
-        do {
-            let header = try PNGImage.readInfo(path: path)
-            guard header.width <= CaptureManifest.maximumDimension, header.height <= CaptureManifest.maximumDimension else {
-                throw PointPaintError(.outOfRange, file: path, place: .frame(frame),
-                                      "expected an image of at most \(CaptureManifest.maximumDimension) pixels a side, found \(header.width)x\(header.height)")
+        let size: (width: Int, height: Int)
+        if (path as NSString).pathExtension.lowercased() == "png" {
+            guard FileBytes.size(of: path) != nil else {
+                throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the PNG frame, found no such file")
             }
-            return (header.width, header.height)
-        } catch var error as PointPaintError {
-            error.place = .frame(frame)
-            throw error
+            do {
+                let header = try PNGImage.readInfo(path: path)
+                size = (header.width, header.height)
+            } catch var error as PointPaintError {
+                error.place = .frame(frame)
+                throw error
+            }
+        } else {
+            let info = try SourceFiles.jpegImageInfo(path, frame: frame)
+            size = (info.width, info.height)
         }
+        guard size.width <= CaptureManifest.maximumDimension, size.height <= CaptureManifest.maximumDimension else {
+            throw PointPaintError(.outOfRange, file: path, place: .frame(frame),
+                                  "expected an image of at most \(CaptureManifest.maximumDimension) pixels a side, found \(size.width)x\(size.height)")
+        }
+        return size
     }
 
     /// The focal length in pixels of a field of view `angle` (radians, across `pixels`).

@@ -147,6 +147,15 @@ import Testing
             frames[2]["file_path"] = "images/no_such_frame"
         }
         Truth.expectError(.missing, at: .jsonPath("frames[2].file_path"), file: "transforms.json") { _ = try NerfstudioCapture(path: dir.path) }
+        // Without w and h, the first image's header gives the size, within the limit on a side.
+        try PNGImage(width: CaptureManifest.maximumDimension + 1, height: 1, channels: 1,
+                     samples: [UInt8](repeating: 0, count: CaptureManifest.maximumDimension + 1)).write(to: dir.file("images/wide.png"))
+        try Self.edit(dir) { object, frames in
+            object["w"] = nil
+            object["h"] = nil
+            frames[0]["file_path"] = "images/wide"
+        }
+        Truth.expectError(.outOfRange, at: .frame(0), file: "wide.png") { _ = try NerfstudioCapture(path: dir.path) }
     }
 
     @Test func instantNGPDepthPathAndFramesWithoutDepth() throws {
