@@ -47,6 +47,25 @@ struct ReplayCommand: ParsableCommand {
         try output.write(store.sortedVoxels(provenance: provenance))
         print(Self.summary(statistics, voxels: store.count, seconds: seconds, output: output.output))
         if let gains = capture.options.gains { print(gains.summary) }
+        if let note = Self.noPointsNote(statistics, points: capture.options.points, cloudFile: capture.source.cloudFile) {
+            FileHandle.standardError.write(Data("note: \(self.capture.path): \(note)\n".utf8))
+        }
+    }
+
+    /// What to do when frames were replayed but none gave a point (a recording without feature
+    /// points or depth maps, such as a NeRF dataset), or nil when some did.
+    static func noPointsNote(_ s: CaptureReplay.Statistics, points: CaptureReplay.PointSource, cloudFile: String?) -> String? {
+        guard s.frames > 0, s.pointsSeen == 0 else { return nil }
+        let why = switch points {
+        case .auto: "no frame has feature points or a depth map"
+        case .features: "no frame has feature points (--points features)"
+        case .depth: "no frame has a depth map (--points depth)"
+        case .cloud: "the recording's own cloud holds no points"
+        }
+        let remedy = cloudFile != nil && points != .cloud
+            ? "--points cloud replays the recording's own cloud"
+            : "pointpaint paint CLOUD CAPTURE colours an existing cloud from these frames"
+        return "nothing to colour: \(why); \(remedy)"
     }
 
     static func summary(_ s: CaptureReplay.Statistics, voxels: Int, seconds: Double, output: String) -> String {

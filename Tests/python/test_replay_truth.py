@@ -44,3 +44,38 @@ def test_sample_capture_replays_to_its_truth(pointpaint_bin, repo_root, tmp_path
     print(f"sample replay vs truth over {len(error)} voxels: mean {mean:.2f}, p95 {p95:.2f} levels (8-bit sRGB)")
     assert mean < 1.5
     assert p95 < 4
+
+
+def test_a_recording_without_points_says_what_to_do(pointpaint_bin, tmp_path):
+    """A nerfstudio folder without depth maps (a NeRF dataset) replays to an empty cloud, with a
+    note on standard error naming the reason and the remedy: its own cloud when it ships one,
+    else `pointpaint paint`."""
+    import json
+
+    capture = tmp_path / "nerf"
+    made = subprocess.run([pointpaint_bin, "synth", "-o", str(capture), "--layout", "nerfstudio", "--frames", "2",
+                           "--size", "160x120"], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    transforms = capture / "transforms.json"
+    data = json.loads(transforms.read_text())
+    for frame in data["frames"]:
+        del frame["depth_file_path"]
+    transforms.write_text(json.dumps(data))
+
+    def replay(*extra):
+        run = subprocess.run([pointpaint_bin, "replay", str(capture), "-o", str(tmp_path / "out.ply"), "--quiet", *extra],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return run
+
+    run = replay()
+    assert "0 points seen" in run.stdout and "wrote 0 voxels" in run.stdout
+    assert "nothing to colour: no frame has feature points or a depth map; --points cloud replays the recording's own cloud" in run.stderr
+    assert len(plyfile.PlyData.read(str(tmp_path / "out.ply"))["vertex"]) == 0
+    run = replay("--points", "cloud")
+    assert "nothing to colour" not in run.stderr and "wrote 0 voxels" not in run.stdout
+
+    del data["ply_file_path"]
+    transforms.write_text(json.dumps(data))
+    run = replay("--points", "depth")
+    assert "nothing to colour: no frame has a depth map (--points depth); pointpaint paint CLOUD CAPTURE" in run.stderr
