@@ -76,7 +76,7 @@ public struct NerfstudioCapture: CaptureSource {
         var pngFrames = 0
         var intrinsicsPerFrame = false, focalLengthOnce = false
         var derived: Set<String> = []  // intrinsics taken from angles, the centre or the first image
-        var firstImageSize: (width: Int, height: Int)?
+        var firstImageInfo: CaptureImageInfo?  // frame 0's image header, when w and h are absent
         for (index, frame) in list.enumerated() {
             _ = try frame.object()
             /// The frame's own value of `key`, or the top level's.
@@ -100,8 +100,9 @@ public struct NerfstudioCapture: CaptureSource {
                 frameSize = try (width: value("w").positiveInteger(atMost: CaptureManifest.maximumDimension),
                                  height: value("h").positiveInteger(atMost: CaptureManifest.maximumDimension))
             } else {
-                if firstImageSize == nil { firstImageSize = try Self.imageSize(image, frame: index) }
-                frameSize = firstImageSize!
+                // Frame 0 reads its image's header; later frames have the first frame's size.
+                if size == nil { firstImageInfo = try Self.imageInfo(image, frame: index) }
+                frameSize = size ?? (firstImageInfo!.width, firstImageInfo!.height)
                 derived.insert("w × h from the first image")
             }
             let fx: Double
@@ -165,7 +166,9 @@ public struct NerfstudioCapture: CaptureSource {
         let imageSize = size!
 
         let imageInfo: CaptureImageInfo
-        if frames[0].image.lowercased().hasSuffix(".png") {
+        if let firstImageInfo {
+            imageInfo = firstImageInfo
+        } else if frames[0].image.lowercased().hasSuffix(".png") {
             imageInfo = CaptureImageInfo(width: imageSize.width, height: imageSize.height)
         } else {
             imageInfo = try SourceFiles.jpegImageInfo(frames[0].image, frame: 0)
@@ -241,29 +244,21 @@ public struct NerfstudioCapture: CaptureSource {
         return found
     }
 
-    /// The size of the image at `path` (a JPEG's or a PNG's header), for a file without `w`, `h`.
-    private static func imageSize(_ path: String, frame: Int) throws -> (width: Int, height: Int) {
-        let size: (width: Int, height: Int)
+    /// The description of the image at `path` from its header (a JPEG's encoding and primaries,
+    /// a PNG's size), for a file without `w`, `h`; at most `CaptureManifest.maximumDimension` a side.
+    private static func imageInfo(_ path: String, frame: Int) throws -> CaptureImageInfo {
+        let info: CaptureImageInfo
         if (path as NSString).pathExtension.lowercased() == "png" {
-            guard FileBytes.size(of: path) != nil else {
-                throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the PNG frame, found no such file")
-            }
-            do {
-                let header = try PNGImage.readInfo(path: path)
-                size = (header.width, header.height)
-            } catch var error as PointPaintError {
-                error.place = .frame(frame)
-                throw error
-            }
+            let header = try SourceFiles.pngHeader(path, frame: frame, what: "PNG frame")
+            info = CaptureImageInfo(width: header.width, height: header.height)
         } else {
-            let info = try SourceFiles.jpegImageInfo(path, frame: frame)
-            size = (info.width, info.height)
+            info = try SourceFiles.jpegImageInfo(path, frame: frame)
         }
-        guard size.width <= CaptureManifest.maximumDimension, size.height <= CaptureManifest.maximumDimension else {
+        guard info.width <= CaptureManifest.maximumDimension, info.height <= CaptureManifest.maximumDimension else {
             throw PointPaintError(.outOfRange, file: path, place: .frame(frame),
-                                  "expected an image of at most \(CaptureManifest.maximumDimension) pixels a side, found \(size.width)x\(size.height)")
+                                  "expected an image of at most \(CaptureManifest.maximumDimension) pixels a side, found \(info.width)x\(info.height)")
         }
-        return size
+        return info
     }
 
     /// The focal length in pixels of a field of view `angle` (radians, across `pixels`).

@@ -222,7 +222,8 @@ enum SourceFiles {
         }
     }
 
-    private static func pngHeader(_ path: String, frame: Int, what: String) throws -> PNGHeader {
+    /// The header of the PNG at `path` (the `what` of frame `frame`), errors placed at the frame.
+    static func pngHeader(_ path: String, frame: Int, what: String) throws -> PNGHeader {
         guard FileBytes.size(of: path) != nil else {
             throw PointPaintError(.missing, file: path, place: .frame(frame), "expected the \(what), found no such file")
         }
