@@ -53,9 +53,16 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// What to do when frames were replayed but none gave a point (a recording without feature
-    /// points or depth maps, such as a NeRF dataset), or nil when some did.
+    /// points or depth maps, such as a NeRF dataset, or depth maps none of whose pixels passed
+    /// the confidence and distance limits), or nil when some did.
     static func noPointsNote(_ s: CaptureReplay.Statistics, points: CaptureReplay.PointSource, cloudFile: String?) -> String? {
         guard s.frames > 0, s.pointsSeen == 0 else { return nil }
+        if s.depthFrames > 0 {
+            // Depth maps were read, and every pixel of them was left out.
+            let d = s.depth
+            return "nothing to colour: no depth pixel made a point (\(d.noDepth) without depth, \(d.lowConfidence) below --min-confidence, "
+                + "\(d.tooFar) beyond --max-depth); lower --min-confidence or raise --max-depth"
+        }
         let why = switch points {
         case .auto: "no frame has feature points or a depth map"
         case .features: "no frame has feature points (--points features)"

@@ -79,3 +79,19 @@ def test_a_recording_without_points_says_what_to_do(pointpaint_bin, tmp_path):
     transforms.write_text(json.dumps(data))
     run = replay("--points", "depth")
     assert "nothing to colour: no frame has a depth map (--points depth); pointpaint paint CLOUD CAPTURE" in run.stderr
+
+
+def test_depth_maps_whose_pixels_all_fall_outside_the_limits_say_so(pointpaint_bin, tmp_path):
+    """Depth maps that were read but gave no point (every pixel beyond --max-depth) are not
+    reported as missing: the note names the limits to change."""
+    capture = tmp_path / "stray"
+    made = subprocess.run([pointpaint_bin, "synth", "-o", str(capture), "--layout", "stray", "--frames", "2",
+                           "--size", "160x120"], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([pointpaint_bin, "replay", str(capture), "-o", str(tmp_path / "out.ply"), "--quiet",
+                          "--max-depth", "0.001"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "0 points seen" in run.stdout
+    assert "nothing to colour: no depth pixel made a point (" in run.stderr
+    assert "beyond --max-depth); lower --min-confidence or raise --max-depth" in run.stderr
+    assert "no frame has" not in run.stderr
