@@ -188,9 +188,12 @@ public struct StoreProvenance: Sendable, Equatable {
 
     /// The provenance of a merge: frames add up; kind, source and grade stay when every input
     /// agrees (grades always do: `mergeConflict` refuses others), else the source is dropped and
-    /// a mix of kinds counts as a replay.
-    public func merged(with other: StoreProvenance) -> StoreProvenance {
-        StoreProvenance(kind: kind == other.kind ? kind : .replay, source: source == other.source ? source : nil,
-                        grade: grade, frameCount: frameCount + other.frameCount)
+    /// a mix of kinds counts as a replay. Nil when the frame counts add up past `Int.max` (a
+    /// damaged header: no replay has that many frames).
+    public func merged(with other: StoreProvenance) -> StoreProvenance? {
+        let (frames, overflow) = frameCount.addingReportingOverflow(other.frameCount)
+        guard !overflow else { return nil }
+        return StoreProvenance(kind: kind == other.kind ? kind : .replay, source: source == other.source ? source : nil,
+                               grade: grade, frameCount: frames)
     }
 }

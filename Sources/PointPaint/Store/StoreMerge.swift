@@ -40,11 +40,23 @@ public final class StoreMerge {
     /// The header of the merge before its voxels are known: provenance merged, refused samples
     /// added; both only in region 0 of a regional merge, so that the regions' tallies add up to
     /// the whole's.
-    private func template(region: Shard?) -> StoreInfo {
+    /// - Throws: `.tooLarge` at the header of the input whose frame or refused-sample count
+    ///   takes the sum past `Int.max` (counts are bounded only by 2⁶³ − 1 when read, so a
+    ///   damaged header must stop here, not trap).
+    private func template(region: Shard?) throws -> StoreInfo {
         var info = readers[0].info
-        for reader in readers.dropFirst() {
-            info.provenance = info.provenance.merged(with: reader.info.provenance)
-            info.rejectedCount += reader.info.rejectedCount
+        for (reader, path) in zip(readers, paths).dropFirst() {
+            func tooLarge(_ what: String, _ count: Int) -> PointPaintError {
+                PointPaintError(.tooLarge, file: path, place: .part("header"),
+                                "\(what) \(count) takes the inputs' total past \(Int.max): the header is damaged")
+            }
+            guard let provenance = info.provenance.merged(with: reader.info.provenance) else {
+                throw tooLarge("frame count", reader.info.provenance.frameCount)
+            }
+            let (refused, overflow) = info.rejectedCount.addingReportingOverflow(reader.info.rejectedCount)
+            guard !overflow else { throw tooLarge("refused-sample count", reader.info.rejectedCount) }
+            info.provenance = provenance
+            info.rejectedCount = refused
         }
         if let region, region.index > 0 {
             info.provenance.frameCount = 0
@@ -63,7 +75,7 @@ public final class StoreMerge {
     public func write(to path: String, region: Shard? = nil) throws -> StoreInfo {
         let codes = codes(of: region)
         let policy = readers[0].info.policy
-        return try StoreFileWriter.write(to: path, info: template(region: region)) { writer in
+        return try StoreFileWriter.write(to: path, info: try template(region: region)) { writer in
             var heads = MergeHeads(readers: readers, paths: paths, codes: codes)
             try heads.start()
             while var voxel = try heads.popMinimum()?.voxel {

@@ -100,6 +100,34 @@ struct StoreMergeTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("out.ppstore")))
     }
 
+    @Test("frame and refused counts that add past Int.max are refused naming the input; nothing is written",
+          arguments: [(48, "frame count"), (40, "refused-sample count")])
+    func countOverflow(offset: Int, what: String) throws {
+        let dir = TemporaryDirectory()
+        let good = try shardFiles(dir, n: 1)[0]
+        // A header count near 2⁶³ with the checksum made right, as a damaged file can hold:
+        // `info` and the reader accept it (any count up to Int.max is a count).
+        var bytes = try StoreFixtures.bytes(good)
+        let huge = UInt64(Int.max - 5)
+        for i in 0 ..< 8 { bytes[offset + i] = UInt8(truncatingIfNeeded: huge >> (8 * UInt64(i))) }
+        let damaged = dir.file("damaged.ppstore")
+        try StoreFixtures.write(StoreFixtures.resealed(bytes), to: damaged)
+        let info = try StoreFileReader(path: damaged).info
+        #expect(offset == 48 ? info.provenance.frameCount == Int.max - 5 : info.rejectedCount == Int.max - 5)
+        // The good store replayed 8 frames and refused no sample: its frames push a damaged
+        // frame count over, and a damaged store merged with itself overflows either count.
+        for inputs in offset == 48 ? [[good, damaged], [damaged, damaged]] : [[damaged, damaged]] {
+            let error = try #require(throws: PointPaintError.self) {
+                try StoreMerge(paths: inputs).write(to: dir.file("out.ppstore"))
+            }
+            #expect(error.kind == .tooLarge && error.file == damaged && error.place == .part("header"))
+            #expect(error.message.hasPrefix("\(what) \(Int.max - 5) takes the inputs' total past"))
+            #expect(!FileManager.default.fileExists(atPath: dir.file("out.ppstore")))
+        }
+        // A regional merge adds the counts the same way.
+        #expect(throws: PointPaintError.self) { try StoreMerge(paths: [damaged, damaged]).write(to: dir.file("r.ppstore"), region: Shard(index: 1, count: 2)) }
+    }
+
     @Test("region boundaries: weighted quantiles of the sample codes, independent of order")
     func boundaries() {
         let samples: [(code: UInt64, weight: Int)] = [(0, 1000), (1000, 2000), (1500, 1000), (600, 1000), (9000, 0)]
