@@ -1,13 +1,14 @@
 import PointPaint
 
-/// The store part of `pointpaint info`: the header, the bounds, and a check of every chunk.
+/// The store part of `pointpaint info`: the header, the bounds, and a check of every chunk. The
+/// header's text (the source, the grade) shows its control and invisible characters spelled out.
 func storeReport(path: String) throws -> String {
     let reader = try StoreFileReader(path: path)
     // Read every chunk: checksums, order and counts.
     try reader.verify()
     let info = reader.info
     let p = info.provenance
-    func f(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
+    func f(_ v: SIMD3<Float>) -> String { PointPaintError.tuple(v) }
     var lines = ["\(path): PointPaint store, \(info.voxelCount) voxel\(info.voxelCount == 1 ? "" : "s") in \(reader.chunkCount) chunk\(reader.chunkCount == 1 ? "" : "s"), \(reader.byteCount) bytes"]
     lines.append("  voxel size: \(info.voxelSize)")
     lines.append("  accumulation: \(info.policy.rawValue)" + (info.contents.isEmpty ? "" : ", voxels keep \(info.contents)"))
@@ -25,5 +26,5 @@ func storeReport(path: String) throws -> String {
         lines.append("  bounds: none (no voxels)")
     }
     lines.append("  checksums: \(reader.chunkCount) chunk\(reader.chunkCount == 1 ? "" : "s") verified")
-    return lines.joined(separator: "\n")
+    return PointPaintError.escapingInvisible(lines: lines)
 }

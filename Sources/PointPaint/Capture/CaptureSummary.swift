@@ -99,7 +99,9 @@ public struct CaptureSummary: Sendable {
         return total
     }
 
-    /// A human-readable report, one fact a line.
+    /// A human-readable report, one fact a line; control and invisible characters of what the
+    /// capture's files say (paths, the manifest's strings in notes and problems) spelled out
+    /// (`\u{1B}`).
     public var report: String {
         func bytes(_ n: Int) -> String {
             n >= 1 << 20 ? String(format: "%.1f MiB", Double(n) / 1048576) : String(format: "%.1f KiB", Double(n) / 1024)
@@ -133,6 +135,6 @@ public struct CaptureSummary: Sendable {
             lines.append("problems:     \(problems.count)")
             lines += problems.map { "  - \($0)" }
         }
-        return lines.joined(separator: "\n")
+        return PointPaintError.escapingInvisible(lines: lines)
     }
 }

@@ -110,7 +110,7 @@ public enum LASReader {
         }
         let scale = SIMD3(f64(131), f64(139), f64(147)), offset = SIMD3(f64(155), f64(163), f64(171))
         guard (0 ..< 3).allSatisfy({ scale[$0].isFinite && scale[$0] != 0 && offset[$0].isFinite }) else {
-            throw fail(.outOfRange, "expected finite, non-zero scales and finite offsets, found scale \(scale), offset \(offset)")
+            throw fail(.outOfRange, "expected finite, non-zero scales and finite offsets, found scale \(PointPaintError.tuple(scale)), offset \(PointPaintError.tuple(offset))")
         }
         let max = SIMD3(f64(179), f64(195), f64(211)), min = SIMD3(f64(187), f64(203), f64(219))
         guard pointDataOffset >= headerSize, pointDataOffset <= size else {

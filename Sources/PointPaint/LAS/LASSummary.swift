@@ -13,10 +13,12 @@ public struct LASSummary: Sendable, CustomStringConvertible {
         header = try LASReader.readHeader(path: path)
     }
 
-    /// Several lines, the first naming the file, version and format.
+    /// Several lines, the first naming the file, version and format; control and invisible
+    /// characters of the file's text (the software, the records' user IDs and descriptions, the
+    /// comments) spelled out (`\u{1B}`).
     public var description: String {
         let h = header
-        func f(_ v: SIMD3<Double>) -> String { "(\(v.x), \(v.y), \(v.z))" }
+        func f(_ v: SIMD3<Double>) -> String { PointPaintError.tuple(v) }
         var lines = ["\(path): LAS \(h.version.major).\(h.version.minor), point format \(h.pointFormat) (\(h.recordLength) bytes a point), \(h.pointCount) point\(h.pointCount == 1 ? "" : "s")"]
         lines.append("  software: \(h.generatingSoftware.isEmpty ? "unknown" : h.generatingSoftware)")
         lines.append("  scale: \(f(h.scale)), offset: \(f(h.offset))")
@@ -27,6 +29,7 @@ public struct LASSummary: Sendable, CustomStringConvertible {
         }
         for c in h.comments { lines.append("  comment \(c)") }
         lines.append("  voxel size: " + (h.voxelSize.map { "\($0)" } ?? "unknown"))
-        return lines.joined(separator: "\n")
+        // The header's text is the file's: nothing in it may clear the terminal or break a line.
+        return PointPaintError.escapingInvisible(lines: lines)
     }
 }

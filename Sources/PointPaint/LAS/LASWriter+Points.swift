@@ -22,7 +22,7 @@ extension LASWriter {
         var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
         for (i, p) in positions.enumerated() {
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                throw PointPaintError(.malformed, file: path, place: .element("vertex", i), "expected finite coordinates for LAS, found \(p)")
+                throw PointPaintError(.malformed, file: path, place: .element("vertex", i), "expected finite coordinates for LAS, found \(PointPaintError.tuple(p))")
             }
             let d = SIMD3<Double>(p)
             low = pointwiseMin(low, d)

@@ -51,7 +51,7 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
     /// Several lines, the first naming the file and format; control and invisible characters of
     /// the file's names and comments spelled out (`\u{1B}`).
     public var description: String {
-        func f(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
+        func f(_ v: SIMD3<Float>) -> String { PointPaintError.tuple(v) }
         var lines = ["\(path): PLY \(encoding.headerName), \(elements.count) element\(elements.count == 1 ? "" : "s")"]
         for e in elements {
             lines.append("  element \(e.name) \(e.count): \(e.properties.joined(separator: ", "))")
@@ -71,6 +71,6 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
         lines.append("  voxel size: " + (voxelSize.map { "\($0)" } ?? "unknown"))
         // Names and comments are the file's text: nothing in them may clear the terminal or
         // break a line.
-        return lines.map(PointPaintError.escapingInvisible).joined(separator: "\n")
+        return PointPaintError.escapingInvisible(lines: lines)
     }
 }

@@ -212,7 +212,7 @@ enum StoreFileFormat {
                 let lo = cell(72), hi = cell(84)
                 let range = VoxelKey.range
                 guard all(lo .<= hi), [lo, hi].allSatisfy({ v in (0 ..< 3).allSatisfy { range.contains(v[$0]) } }) else {
-                    throw fail(.outOfRange, "expected cell bounds within ±2^20 with min ≤ max, found \(lo) … \(hi)")
+                    throw fail(.outOfRange, "expected cell bounds within ±2^20 with min ≤ max, found \(PointPaintError.tuple(lo)) … \(PointPaintError.tuple(hi))")
                 }
                 bounds = StoreInfo.KeyBounds(min: lo, max: hi)
             }

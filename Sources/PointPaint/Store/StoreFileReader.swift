@@ -232,7 +232,10 @@ public final class StoreFileReader: VoxelChunkSource {
         if let bounds {
             let key = v.key
             let k = SIMD3(key.x, key.y, key.z)
-            if any(k .< bounds.min) || any(k .> bounds.max) { return "cell \(key) lies outside the header's bounds \(bounds.min) … \(bounds.max)" }
+            if any(k .< bounds.min) || any(k .> bounds.max) {
+                let (low, high) = (PointPaintError.tuple(bounds.min), PointPaintError.tuple(bounds.max))
+                return "cell \(PointPaintError.tuple(k)) lies outside the header's bounds \(low) … \(high)"
+            }
         }
         return nil
     }

@@ -39,15 +39,16 @@ public struct PointPaintError: Error, Sendable, CustomStringConvertible, Equatab
         /// A named part of a file: `header`, a column name, an archive member.
         case part(String)
 
-        /// How the place reads inside the error line.
+        /// How the place reads inside the error line; a name a file gave it (a JSON key, an
+        /// archive member) with its invisible characters spelled out.
         public var description: String {
             switch self {
-            case .jsonPath(let path): path.isEmpty ? "top level" : path
+            case .jsonPath(let path): path.isEmpty ? "top level" : PointPaintError.escapingInvisible(path)
             case .line(let line): "line \(line)"
             case .byteOffset(let offset): "byte offset \(offset)"
             case .frame(let frame): "frame \(frame)"
             case .element(let name, let index): "\(PointPaintError.name(name)) \(index)"
-            case .part(let name): name
+            case .part(let name): PointPaintError.escapingInvisible(name)
             }
         }
     }
@@ -141,6 +142,20 @@ extension PointPaintError {
             out += isInvisible(scalar) ? escaped(scalar) : String(scalar)
         }
         return out
+    }
+
+    /// `lines` joined by line breaks, each with its invisible characters spelled out as
+    /// `escapingInvisible(_:)` spells them: a report whose lines hold what a file says (names,
+    /// comments, paths), so that nothing in them can clear a terminal, split a line or pass
+    /// unseen. A line break inside one of `lines` shows as `\n`.
+    public static func escapingInvisible(lines: [String]) -> String {
+        lines.map { escapingInvisible($0) }.joined(separator: "\n")
+    }
+
+    /// `vector` as a message shows it: its components in parentheses, `(1, 2, 3)`, not
+    /// `SIMD3<Int32>(1, 2, 3)`.
+    public static func tuple<Vector: SIMD>(_ vector: Vector) -> String where Vector.Scalar: CustomStringConvertible {
+        "(" + vector.indices.map { vector[$0].description }.joined(separator: ", ") + ")"
     }
 
     /// `bytes` as text for an error line, quoted as `quote(_:limit:)` does: decoded as UTF-8

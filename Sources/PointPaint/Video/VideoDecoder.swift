@@ -71,7 +71,17 @@ public final class VideoDecoder: @unchecked Sendable {
         let codecName = Self.name(avcodec_get_name(codecID))
         guard codecID == AV_CODEC_ID_H264 || codecID == AV_CODEC_ID_HEVC else {
             let container = Self.name(format.pointee.iformat.pointee.name)
-            let what = container.hasSuffix("_pipe") || container == "image2" ? "a \(codecName) image" : "\(codecName) video"
+            let image = container.hasSuffix("_pipe") || container == "image2"
+            let what: String
+            if codecID == AV_CODEC_ID_NONE {
+                // libav names no codec "none": say so in words, with the tag the file gave.
+                let tag = parameters.pointee.codec_tag
+                let bytes = (0 ..< 4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+                what = (image ? "an image" : "video") + " of a codec FFmpeg does not know"
+                    + (tag == 0 ? "" : " (tag \(PointPaintError.quote(bytes: bytes)))")
+            } else {
+                what = image ? "a \(codecName) image" : "\(codecName) video"
+            }
             throw PointPaintError(.unsupported, file: path, "holds \(what), not H.264 or HEVC video")
         }
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
@@ -231,8 +241,8 @@ extension VideoDecoder {
         if timestamp != cffmpeg_no_pts() {
             if let last = lastTimestamp, timestamp <= last {
                 throw PointPaintError(.malformed, file: path, place: .frame(index),
-                                      "presentation time \(Double(timestamp - startTimestamp) * timeBase) s comes after "
-                                          + "\(Double(last - startTimestamp) * timeBase) s: the container's timestamps disagree with the stream's picture order")
+                                      "presentation time \(seconds(timestamp)) s comes after "
+                                          + "\(seconds(last)) s: the container's timestamps disagree with the stream's picture order")
             }
             lastTimestamp = timestamp
         }
@@ -266,7 +276,15 @@ extension VideoDecoder {
     private func time(of picture: AVFrame, index: Int) -> Double {
         let timestamp = picture.best_effort_timestamp
         guard timestamp != cffmpeg_no_pts() else { return Double(index) / (info.frameRate ?? 30) }
-        return Double(timestamp - startTimestamp) * timeBase
+        return seconds(timestamp)
+    }
+
+    /// Seconds from the stream's start to `timestamp`. The two are whatever 64-bit numbers the
+    /// container holds (a damaged fragmented MP4 can put them 2⁶³ apart), so a difference past
+    /// `Int64` is taken in `Double` instead of trapping.
+    private func seconds(_ timestamp: Int64) -> Double {
+        let (ticks, overflow) = timestamp.subtractingReportingOverflow(startTimestamp)
+        return (overflow ? Double(timestamp) - Double(startTimestamp) : Double(ticks)) * timeBase
     }
 }
 

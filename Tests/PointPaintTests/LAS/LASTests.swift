@@ -84,6 +84,47 @@ struct LASTests {
         #expect(try failure(record).place == .element("variable-length record", 0))
         var scale = good
         for i in 131 ..< 139 { scale[i] = 0 }
-        #expect(try failure(scale).kind == .outOfRange)
+        let zero = try failure(scale)
+        #expect(zero.kind == .outOfRange)
+        // Numbers, not `SIMD3<Double>(…)`.
+        let h = try LASReader.readHeader(path: dir.file("ok.las"))
+        #expect(zero.message == "expected finite, non-zero scales and finite offsets, found scale (0.0, \(h.scale.y), \(h.scale.z)), "
+            + "offset (\(h.offset.x), \(h.offset.y), \(h.offset.z))")
+    }
+
+    @Test("a point that is not finite is named by its coordinates, not as code")
+    func nonFinitePoint() throws {
+        let dir = TemporaryDirectory()
+        let error = try #require(throws: PointPaintError.self) {
+            try LASWriter().write(positions: [SIMD3(1, 2, 3), SIMD3(.nan, 0.5, -.infinity)], colors: [SIMD3(1, 1, 1), SIMD3(1, 1, 1)],
+                                  to: dir.file("p.las"))
+        }
+        #expect(error.place == .element("vertex", 1))
+        #expect(error.message == "expected finite coordinates for LAS, found (nan, 0.5, -inf)")
+    }
+
+    /// Found by fuzzing: `info` copied ESC and BEL bytes of these fields to the terminal, so a
+    /// file could clear the screen (`ESC[2J`) or retitle the window.
+    @Test("info spells out control characters of the header's text, the records' and the comments")
+    func summaryEscapesTheFilesText() throws {
+        let dir = TemporaryDirectory()
+        let header = LASHeader(
+            version: (1, 4), headerSize: LASWriter.headerSize, pointDataOffset: 0, pointFormat: 7, recordLength: LASWriter.recordLength,
+            pointCount: 0, globalEncoding: 1 << 4, systemIdentifier: "sys\u{1B}[2J", generatingSoftware: "soft\u{1B}[2J\u{7}",
+            scale: SIMD3(repeating: 0.01), offset: .zero, min: .zero, max: .zero,
+            records: [
+                LASHeader.VariableLengthRecord(userID: "user\u{1B}]0;x\u{7}", recordID: 9, description: "about\u{1B}[31m", data: [1, 2]),
+                LASHeader.VariableLengthRecord(userID: LASHeader.pointPaintUser, recordID: 2, description: "comments",
+                                               data: Array("first\u{1B}[2J\u{7}\nsecond\rline".utf8)),
+            ])
+        let bytes = LASWriter.encoded(header)
+        #expect(bytes.contains(0x1B) && bytes.contains(0x07), "the file holds the raw bytes")
+        try StoreFixtures.write(bytes, to: dir.file("escapes.las"))
+        let text = try LASSummary(path: dir.file("escapes.las")).description
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  software: soft\\u{1B}[2J\\u{7}"), "\(text)")
+        #expect(lines.contains("  record user\\u{1B}]0;x\\u{7} 9: about\\u{1B}[31m (2 bytes)"), "\(text)")
+        #expect(lines.contains("  comment first\\u{1B}[2J\\u{7}") && lines.contains("  comment second\\rline"), "\(text)")
+        #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07) && !text.utf8.contains(0x0D))
     }
 }

@@ -98,6 +98,29 @@ struct StoreFileBadInputTests {
         #expect(mismatch.kind == .malformed && mismatch.place == .part("header") && mismatch.message.contains("samples"))
     }
 
+    /// Found by fuzzing: the bounds error showed `SIMD3<Int32>(…)`, code rather than numbers.
+    @Test("cell bounds in errors read as numbers: (x, y, z)")
+    func boundsReadAsNumbers() throws {
+        let dir = TemporaryDirectory()
+        let (_, bytes) = try smallFile(dir)
+        func cell(_ b: [UInt8], _ offset: Int) -> [Int32] {
+            (0 ..< 3).map { a in Int32(bitPattern: (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(b[offset + 4 * a + $1]) << (8 * UInt32($1)) }) }
+        }
+        func text(_ c: [Int32]) -> String { "(" + c.map(String.init).joined(separator: ", ") + ")" }
+        let (low, high) = (cell(bytes, 72), cell(bytes, 84))
+        #expect(low != high, "the fixture spans more than one cell")
+        var far = bytes
+        far[72 ..< 76] = [0, 0, 0x20, 0]  // the lowest x cell 2^21, past ±2^20
+        let outside = try failure(StoreFixtures.resealed(far), dir)
+        #expect(outside.kind == .outOfRange && outside.place == .part("header"))
+        #expect(outside.message == "expected cell bounds within ±2^20 with min ≤ max, found \(text([1 << 21] + low[1...])) … \(text(high))")
+        var shrunk = bytes
+        shrunk[84 ..< 96] = bytes[72 ..< 84]  // the highest cell is now the lowest: every other voxel lies outside
+        let message = try failure(StoreFixtures.resealed(shrunk), dir).message
+        #expect(message.contains("lies outside the header's bounds \(text(low)) … \(text(low))"), "\(message)")
+        #expect(!message.contains("SIMD") && !outside.message.contains("SIMD"))
+    }
+
     @Test("a missing file or a directory is refused as missing")
     func missing() throws {
         let dir = TemporaryDirectory()

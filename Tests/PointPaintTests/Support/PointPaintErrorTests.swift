@@ -92,5 +92,21 @@ func pointPaintError(sourceLocation: SourceLocation = #_sourceLocation, _ body: 
         let long = PointPaintError(.missing, file: String(repeating: "d/", count: 1000), "expected a file")
         #expect(long.description.count < PointPaintError.longestFileShown + 60)
         #expect(PointPaintError(.missing, file: "café's.ply", "found none").description == "café's.ply: found none")
+        let parts = PointPaintError(.malformed, file: "a.r3d", place: .part("rgbd/\u{1B}[2J.jpg"), "bad")
+        #expect(parts.description == "a.r3d: rgbd/\\u{1B}[2J.jpg: bad")
+        #expect(PointPaintError.Place.jsonPath("frames[0].\u{7}").description == "frames[0].\\u{7}")
+    }
+
+    /// What `info` prints for LAS, PLY, store and capture files: one line for each of `lines`.
+    @Test func reportsSpellOutWhatTheirLinesHold() {
+        let report = PointPaintError.escapingInvisible(lines: ["a: b\u{1B}[2J\u{7}", "  comment x\ny\rz", "café"])
+        #expect(report == "a: b\\u{1B}[2J\\u{7}\n  comment x\\ny\\rz\ncafé")
+        #expect(PointPaintError.escapingInvisible(lines: []) == "")
+    }
+
+    @Test func vectorsReadAsNumbersNotAsCode() {
+        #expect(PointPaintError.tuple(SIMD3<Int32>(1, -2, 3)) == "(1, -2, 3)")
+        #expect(PointPaintError.tuple(SIMD3<Double>(0.001, .nan, -.infinity)) == "(0.001, nan, -inf)")
+        #expect(PointPaintError.tuple(SIMD2<Float>(0.5, 2)) == "(0.5, 2.0)")
     }
 }

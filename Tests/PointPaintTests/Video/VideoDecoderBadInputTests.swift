@@ -111,6 +111,25 @@ struct VideoDecoderBadInputTests {
         #expect(error.description == "\(path): holds a png image, not H.264 or HEVC video")
     }
 
+    /// Found by fuzzing: a damaged sample entry read "holds none video" (libav's name for no
+    /// codec).
+    @Test("a video of a codec FFmpeg does not know is refused in words, naming the file's tag")
+    func unknownCodec() throws {
+        let directory = TemporaryDirectory()
+        let video = directory.file("video.mp4"), path = directory.file("unknown.mp4")
+        try VideoFixture.encode(VideoFixture.pattern(), to: video, VideoFixture.losslessH264)
+        // The sample entry's format, avc1, becomes a tag no codec has.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: video)))
+        let find = { (box: String, from: Int) in (from ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == Array(box.utf8) } }
+        let table = try #require(find("stsd", 0))
+        let entry = try #require(find("avc1", table))
+        bytes.replaceSubrange(entry ..< entry + 4, with: Array("zzzz".utf8))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = try #require(failure(path))
+        #expect(error.kind == .unsupported)
+        #expect(error.description == "\(path): holds video of a codec FFmpeg does not know (tag 'zzzz'), not H.264 or HEVC video")
+    }
+
     @Test("an audio-only file has no video stream")
     func audioOnly() throws {
         let directory = TemporaryDirectory()

@@ -76,6 +76,8 @@ public struct CaptureSourceSummary: Sendable {
         if let countMismatch, frameCount > 0 { lines.append("counts:       \(countMismatch): replay frames 0 to \(frameCount - 1) with --frames") }
         lines.append("notes:")
         lines += notes.map { "  - \($0)" }
-        return lines.joined(separator: "\n")
+        // Notes and paths are what the recording's files say: nothing in them may clear a
+        // terminal or split a line.
+        return PointPaintError.escapingInvisible(lines: lines)
     }
 }
