@@ -8,8 +8,13 @@ import Foundation
 /// that claims more bytes than its compressed data could expand to, are refused before anything
 /// is read. Reads are serialised inside the archive (libzip's handle is not thread-safe), so one
 /// archive may serve several threads; decoding what was read happens outside the lock.
+///
+/// libzip's error codes say little ("no such file" for a local header that claims 0xFFFFFFFF
+/// bytes), so each is turned into what it means, with its kind (`failure(code:system:path:entry:after:)`),
+/// and an archive libzip refuses to open is walked record by record to name the entry at fault and
+/// what is wrong with it (`diagnose(path:)`).
 package final class ZipArchive: @unchecked Sendable {
-    /// One entry's name and sizes, from the central directory.
+    /// One entry's name, sizes and compression method, from the central directory.
     package struct Entry: Sendable, Equatable {
         /// Path inside the archive, `/`-separated.
         package var name: String
@@ -17,6 +22,8 @@ package final class ZipArchive: @unchecked Sendable {
         package var size: Int
         /// Bytes stored.
         package var compressedSize: Int
+        /// The ZIP compression method: 0 stored, 8 deflate (libzip reads some others).
+        package var method: Int
         /// Position in libzip's index.
         package var index: Int
     }
@@ -35,11 +42,15 @@ package final class ZipArchive: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = NSLock()
 
-    /// Opens the archive at `path` and checks its directory.
+    /// Opens the archive at `path` and checks its directory, and each entry's local header against it.
+    /// - Throws: `.missing` when no regular file stands at `path`; `.malformed` for a damaged
+    ///   archive, naming the entry at fault where one is; `.unsupported` for a split archive or an
+    ///   encrypted entry; `.io` when the file cannot be read.
     package init(path: String) throws {
+        _ = try FileBytes.regularSize(path, expected: "a ZIP archive")
         var code: Int32 = 0
         guard let handle = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
-            throw Self.openError(code: code, path: path)
+            throw Self.openError(code: code, system: errno, path: path)
         }
         var entries: [String: Entry] = [:]
         var names: [String] = []
@@ -71,7 +82,7 @@ package final class ZipArchive: @unchecked Sendable {
                 guard entries[name] == nil else {
                     throw PointPaintError(.malformed, file: path, place: .part(name), "expected each name once, found it twice")
                 }
-                entries[name] = Entry(name: name, size: size, compressedSize: compressed, index: index)
+                entries[name] = Entry(name: name, size: size, compressedSize: compressed, method: Int(stat.comp_method), index: index)
                 names.append(name)
             }
         } catch {
@@ -90,7 +101,12 @@ package final class ZipArchive: @unchecked Sendable {
     package func contains(_ name: String) -> Bool { entries[name] != nil }
 
     /// The whole decompressed entry `name`, refused before reading when it claims more than
-    /// `maximumSize` bytes. libzip checks the entry's CRC as it reaches the end.
+    /// `maximumSize` bytes (so no more than that is ever allocated). libzip checks the entry's CRC
+    /// as it reaches the end.
+    /// - Throws: `.missing` for an entry the archive does not hold; `.tooLarge` past
+    ///   `maximumSize`; `.malformed` for damaged data (a CRC that does not match, a corrupt
+    ///   deflate stream, data that ends early or runs on); `.unsupported` for a compression
+    ///   method libzip does not read; `.io` when the file cannot be read.
     package func read(_ name: String, maximumSize: Int) throws -> [UInt8] {
         guard let entry = entries[name] else {
             throw PointPaintError(.missing, file: path, place: .part(name), "no such entry in the archive")
@@ -102,15 +118,16 @@ package final class ZipArchive: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let file = zip_fopen_index(handle, zip_uint64_t(entry.index), 0) else {
-            throw PointPaintError(.malformed, file: path, place: .part(name), "cannot open the entry: \(Self.text(zip_get_error(handle)))")
+            throw Self.failure(zip_get_error(handle), path: path, entry: entry)
         }
         defer { zip_fclose(file) }
         var done = 0
         while done < entry.size {
             let n = bytes.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress! + done, zip_uint64_t(entry.size - done)) }
             guard n > 0 else {
-                let reason = n < 0 ? Self.text(zip_file_get_error(file)) : "the data ends early"
-                throw PointPaintError(.malformed, file: path, place: .part(name), "expected \(entry.size) bytes, read \(done): \(reason)")
+                guard n == 0 else { throw Self.failure(zip_file_get_error(file), path: path, entry: entry, after: done) }
+                throw PointPaintError(.malformed, file: path, place: .part(name),
+                                      "damaged archive: the entry's data ends after \(done) of the \(entry.size) bytes it claims")
             }
             done += Int(n)
         }
@@ -118,8 +135,8 @@ package final class ZipArchive: @unchecked Sendable {
         var extra: UInt8 = 0
         let tail = zip_fread(file, &extra, 1)
         guard tail == 0 else {
-            let reason = tail < 0 ? Self.text(zip_file_get_error(file)) : "more data than the directory says"
-            throw PointPaintError(.malformed, file: path, place: .part(name), "expected \(entry.size) bytes: \(reason)")
+            guard tail > 0 else { throw Self.failure(zip_file_get_error(file), path: path, entry: entry, after: done) }
+            throw PointPaintError(.malformed, file: path, place: .part(name), "damaged archive: the entry's data runs on past the \(entry.size) bytes it claims")
         }
         return bytes
     }
@@ -139,16 +156,103 @@ package final class ZipArchive: @unchecked Sendable {
         }
     }
 
-    private static func openError(code: Int32, path: String) -> PointPaintError {
-        var error = zip_error_t()
-        zip_error_init_with_code(&error, code)
-        defer { zip_error_fini(&error) }
-        let reason = text(&error)
-        switch code {
-        case ZIP_ER_NOENT: return PointPaintError(.missing, file: path, "cannot open: no such file")
-        case ZIP_ER_OPEN, ZIP_ER_READ: return PointPaintError(.io(errno: zip_error_code_system(&error)), file: path, "cannot open: \(reason)")
-        default: return PointPaintError(.malformed, file: path, "expected a ZIP archive: \(reason.lowercasedFirst)")
+    /// The error for `zip_open`'s `code` (`system`: the `errno` it left): what `diagnose(path:)`
+    /// finds wrong in the file, else what the code means.
+    private static func openError(code: Int32, system: Int32, path: String) -> PointPaintError {
+        if code == ZIP_ER_NOENT, FileBytes.size(of: path) == nil {
+            return PointPaintError(.missing, file: path, "expected a ZIP archive, found no such file")
         }
+        switch code {
+        case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_TELL, ZIP_ER_MEMORY: break
+        default: if let found = diagnose(path: path) { return found }
+        }
+        return failure(code: code, system: system, path: path, entry: nil)
+    }
+
+    /// `failure(code:system:path:entry:after:)` for the error libzip left in `error`.
+    private static func failure(_ error: UnsafeMutablePointer<zip_error_t>?, path: String, entry: Entry, after done: Int? = nil) -> PointPaintError {
+        guard let error else { return failure(code: ZIP_ER_INTERNAL, system: 0, path: path, entry: entry, after: done) }
+        return failure(code: zip_error_code_zip(error), system: zip_error_code_system(error), path: path, entry: entry, after: done)
+    }
+
+    /// What libzip's error `code` (a `ZIP_ER_*`; `system`: the `errno` or zlib code that came with
+    /// it) means, as the error for `path`: met reading `entry` (after `done` of its bytes, when
+    /// known), or opening the archive when `entry` is nil, where the error names no entry.
+    ///
+    /// | code | kind | meaning |
+    /// |---|---|---|
+    /// | `CRC` | `.malformed` | the data does not match its CRC-32 |
+    /// | `ZLIB`, `COMPRESSED_DATA` | `.malformed` | the compressed data is corrupt |
+    /// | `EOF` | `.malformed` | the data ends before what the headers describe |
+    /// | `INCONS` | `.malformed` | the local and central headers disagree |
+    /// | `EXISTS` | `.malformed` | two entries have the same name |
+    /// | `NOENT` | `.malformed` | a header holds the ZIP64 marker 0xFFFFFFFF without a ZIP64 field (libzip's "no such file": a file really absent is found before) |
+    /// | `NOZIP` | `.malformed` | no central directory, or an entry without its local header |
+    /// | `MULTIDISK` | `.unsupported` | one part of a split archive |
+    /// | `COMPNOTSUPP` | `.unsupported` | a compression method libzip does not read |
+    /// | `ENCRNOTSUPP`, `NOPASSWD`, `WRONGPASSWD` | `.unsupported` | an encrypted entry |
+    /// | `OPEN`, `READ`, `SEEK`, `TELL` | `.io(errno:)` | the system's error (`EIO` when it gave none) |
+    /// | `MEMORY` | `.io(errno: ENOMEM)` | out of memory |
+    /// | any other | `.malformed` | libzip's own words |
+    static func failure(code: Int32, system: Int32, path: String, entry: Entry?, after done: Int? = nil) -> PointPaintError {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        zip_error_set(&error, code, system)
+        let reason = text(&error)
+        // A system error without its errno is an I/O error.
+        let systemError = system > 0 ? system : EIO
+        let place = entry.map { PointPaintError.Place.part($0.name) }
+        let read = entry == nil ? "open the archive" : "read the entry"
+        let after = done.flatMap { $0 > 0 ? " after \($0) bytes" : nil } ?? ""
+        func damaged(_ what: String) -> PointPaintError { PointPaintError(.malformed, file: path, place: place, "damaged archive: " + what) }
+        func unsupported(_ what: String) -> PointPaintError { PointPaintError(.unsupported, file: path, place: place, what) }
+        switch code {
+        case ZIP_ER_CRC:
+            return damaged("\(entry == nil ? "an entry's" : "the entry's") data does not match its CRC-32 (its bytes changed after it was written)")
+        case ZIP_ER_ZLIB:
+            return damaged("\(entry == nil ? "an entry's" : "the entry's") deflate data is corrupt\(after) (\(reason))")
+        case ZIP_ER_COMPRESSED_DATA:
+            guard let entry else { return damaged("an entry's compressed data is corrupt") }
+            return damaged("the entry's \(methodNames[entry.method] ?? "compressed") data (compression method \(entry.method)) is corrupt\(after)")
+        case ZIP_ER_EOF:
+            guard let entry else { return damaged("it ends before the data its headers describe") }
+            return damaged("the entry's data ends " + (done.map { "after \($0) of the \(entry.size) bytes it claims" } ?? "before the \(entry.size) bytes it claims"))
+        case ZIP_ER_INCONS:
+            return damaged("\(entry == nil ? "its" : "the entry's") local and central headers disagree")
+        case ZIP_ER_EXISTS:
+            return damaged(entry == nil ? "two entries have the same name" : "another entry has the entry's name")
+        case ZIP_ER_NOENT:
+            return damaged("\(entry == nil ? "a" : "the entry's") header claims 4294967295 (0xFFFFFFFF, the ZIP64 marker) for a size or offset, "
+                + "but holds no ZIP64 field to give it")
+        case ZIP_ER_NOZIP:
+            guard entry == nil else { return damaged("the entry's local header is not where the central directory places it") }
+            return PointPaintError(.malformed, file: path,
+                                   "expected a ZIP archive, found no central directory libzip could read (not a ZIP archive, or one cut short or damaged)")
+        case ZIP_ER_MULTIDISK:
+            return unsupported("expected a single-file archive, found one part of a split (multi-disk) archive")
+        case ZIP_ER_COMPNOTSUPP:
+            return unsupported(entry.map { "expected a stored or deflated entry, found compression method \(methodName($0.method)), which this libzip does not read" }
+                ?? "expected stored or deflated entries, found a compression method libzip does not read")
+        case ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD, ZIP_ER_WRONGPASSWD:
+            return unsupported(entry == nil ? "expected unencrypted entries, found an encrypted one" : "expected an unencrypted entry, found an encrypted one")
+        case ZIP_ER_MEMORY:
+            return PointPaintError(.io(errno: ENOMEM), file: path, place: place, "cannot \(read): out of memory")
+        case ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_TELL:
+            let operation = [ZIP_ER_OPEN: "open", ZIP_ER_READ: "read", ZIP_ER_SEEK: "seek", ZIP_ER_TELL: "tell"][code] ?? "read"
+            return PointPaintError(.io(errno: systemError), file: path, place: place,
+                                   "cannot \(read)\(after): \(operation) failed: \(PointPaintError.errnoText(systemError))")
+        default:
+            return PointPaintError(.malformed, file: path, place: place, entry == nil ? "expected a ZIP archive: \(reason)" : "cannot read the entry\(after): \(reason)")
+        }
+    }
+
+    /// The names of the ZIP compression methods messages name.
+    static let methodNames = [0: "stored", 8: "deflate", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "zstd", 95: "xz", 98: "PPMd", 99: "WinZip AES"]
+
+    /// A ZIP compression method as messages show it: `8 (deflate)`, or the bare number.
+    static func methodName(_ method: Int) -> String {
+        methodNames[method].map { "\(method) (\($0))" } ?? String(method)
     }
 
     /// libzip's message for `error`, to sit inside a sentence (the ZIP writer's too).
