@@ -47,11 +47,14 @@ extension PaintCloud {
             lo = pointwiseMin(lo, p)
             hi = pointwiseMax(hi, p)
         }
-        // Cells one radius wide, at most 2²⁰ along an axis (the keys pack 21 bits an axis).
-        let radius = max(2.5 * spacing, (hi - lo).max() / Float(1 << 20), .leastNormalMagnitude)
-        let cell = radius
+        // Cells one radius wide, at most 2²⁰ along an axis (the keys pack 21 bits an axis); the
+        // extent and cells in Double, as finite points up to ±3.4e38 apart overflow a Float's.
+        let low = SIMD3<Double>(lo), extent = (SIMD3<Double>(hi) - low).max()
+        let radius = Float(min(max(Double(2.5 * spacing), extent / Double(1 << 20), Double(Float.leastNormalMagnitude)),
+                               Double(Float.greatestFiniteMagnitude)))
+        let cell = max(Double(radius), extent / Double(1 << 20))
         @inline(__always) func cellOf(_ p: SIMD3<Float>) -> SIMD3<Int> {
-            let c = ((p - lo) / cell).rounded(.down)
+            let c = ((SIMD3<Double>(p) - low) / cell).rounded(.down)
             return SIMD3(Int(c.x), Int(c.y), Int(c.z))
         }
 

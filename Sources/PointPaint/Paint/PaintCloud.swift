@@ -147,17 +147,20 @@ public struct PaintCloud: Sendable {
             hi = pointwiseMax(hi, positions[i])
             m += 1
         }
-        let extent = hi - lo
+        // In Double: finite points up to ±3.4e38 apart overflow a Float extent, its square and
+        // the cell a point falls in (a file's coordinates are whatever it holds).
+        let low = SIMD3<Double>(lo), extent = SIMD3<Double>(hi) - low
         let diagonal = (extent * extent).sum().squareRoot()
         guard m > 1, diagonal > 0 else { return 0.01 }
-        // Cells a few point spacings wide: about four sampled points a cell on a surface.
-        let cell = 2 * diagonal / Float(m).squareRoot()
+        // Cells a few point spacings wide: about four sampled points a cell on a surface; a
+        // point's cell is at most √m / 2 along an axis.
+        let cell = 2 * diagonal / Double(m).squareRoot()
         var occupied = Set<SIMD3<Int32>>(minimumCapacity: m)
         for i in Swift.stride(from: 0, to: positions.count, by: stride) {
-            let c = ((positions[i] - lo) / cell).rounded(.down)
+            let c = ((SIMD3<Double>(positions[i]) - low) / cell).rounded(.down)
             occupied.insert(SIMD3<Int32>(Int32(c.x), Int32(c.y), Int32(c.z)))
         }
-        let area = Float(occupied.count) * cell * cell
-        return max((area / Float(positions.count)).squareRoot(), diagonal * 1e-6)
+        let area = Double(occupied.count) * cell * cell
+        return Float(min(max((area / Double(positions.count)).squareRoot(), diagonal * 1e-6), Double(Float.greatestFiniteMagnitude)))
     }
 }

@@ -58,4 +58,16 @@ import Testing
         #expect(degrees(back, n) < 0.6)
         #expect(PackedNormal(.zero) == .none && PackedNormal.none.vector == .zero)
     }
+
+    @Test("finite points ±3e38 apart give a spacing and normals, not a trap")
+    func pointsFartherApartThanAFloatSpans() throws {
+        // Their span overflows a Float: the spacing's cells and the normals' cells were
+        // inf / inf = NaN and trapped converting to integers (a PLY can hold any finite floats).
+        let points: [SIMD3<Float>] = [SIMD3(-3e38, 0, 0), SIMD3(3e38, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 1, 1)]
+        let cloud = try PaintCloud(path: "wide.ply", positions: points, colors: nil)
+        let spacing = cloud.estimatedSpacing()
+        #expect(spacing.isFinite && spacing > 0)
+        #expect(cloud.estimatedNormals(spacing: spacing).count == points.count)
+        #expect(cloud.estimatedNormals(spacing: 0.01).count == points.count)
+    }
 }
