@@ -56,13 +56,19 @@ extension DepthMap {
     /// ((i + ½)/w, (j + ½)/h): the same place in the colour image.
     ///
     /// Points and coordinates are appended to the arrays given, so one pair of buffers serves a
-    /// whole replay without reallocating.
+    /// whole replay without reallocating. With `rows`, only the pixels of those rows (of the
+    /// rows the stride visits: 0, stride, 2·stride, …) are looked at, so a large map can become
+    /// points a band at a time: the bands of a partition of the rows give, one after another,
+    /// exactly the points and counts of the whole map.
     /// - Returns: what happened to the pixels.
-    /// - Complexity: O(width × height / stride²).
+    /// - Complexity: O(width × rows / stride²).
     @discardableResult
-    public func appendPoints(camera: Camera, imageWidth: Int, imageHeight: Int, sampling: DepthSampling,
+    public func appendPoints(camera: Camera, imageWidth: Int, imageHeight: Int, sampling: DepthSampling, rows: Range<Int>? = nil,
                              positions: inout [SIMD3<Float>], coordinates: inout [SIMD2<Float>]) -> DepthPointCounts {
         let step = max(sampling.stride, 1)
+        let band = (rows ?? 0 ..< height).clamped(to: 0 ..< height)
+        // The first row of the band that the stride visits.
+        let firstRow = (band.lowerBound + step - 1) / step * step
         let k = camera.intrinsics
         let sx = Double(width) / Double(imageWidth), sy = Double(height) / Double(imageHeight)
         // Per pixel: x = (i + ½)·ax + bx, y = (j + ½)·ay + by, each times d (camera space, ARKit axes).
@@ -77,13 +83,14 @@ extension DepthMap {
         let maximumDepth = sampling.maximumDepth
         let inverseWidth = 1 / Float(width), inverseHeight = 1 / Float(height)
         var counts = DepthPointCounts()
-        let columns = (width + step - 1) / step, rows = (height + step - 1) / step
-        counts.considered = columns * rows
+        let columns = (width + step - 1) / step
+        let visitedRows = firstRow < band.upperBound ? (band.upperBound - firstRow + step - 1) / step : 0
+        counts.considered = columns * visitedRows
         positions.reserveCapacity(positions.count + counts.considered)
         coordinates.reserveCapacity(coordinates.count + counts.considered)
         depth.withUnsafeBufferPointer { depth in
             confidence.withUnsafeBufferPointer { confidence in
-                for j in Swift.stride(from: 0, to: height, by: step) {
+                for j in Swift.stride(from: firstRow, to: band.upperBound, by: step) {
                     let v = Float(j) + 0.5
                     let y = v * ay + by
                     let t = v * inverseHeight

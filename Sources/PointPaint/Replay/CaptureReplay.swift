@@ -48,6 +48,13 @@ public struct CaptureReplay: Sendable {
         /// Per-frame RGB gains applied to every sample (linear light) before it is added to the
         /// store (`solveExposure(voxelSize:)`), or nil for none.
         public var gains: ExposureGains?
+        /// The most depth pixels one piece of a frame turns into points at once. A frame whose
+        /// depth map has more (after the stride) is sampled a band of rows at a time, each band
+        /// its own `FrameSamples`, so the points, coordinates and colours in memory stay within
+        /// about 3 MB a piece whatever the map's size (a constant 8192×6144 depth PNG is a few
+        /// hundred kilobytes, and its 50 M points would take 2.4 GB at once). The store is the
+        /// same whatever the value; tests set it low to cut small maps into bands.
+        package var depthPiecePixels = 1 << 16
 
         /// Default options: every frame, bilinear, no grade, feature points or else depth (high
         /// confidence, up to 5 m, every pixel).
@@ -91,10 +98,13 @@ public struct CaptureReplay: Sendable {
         }
     }
 
-    /// One frame's samples, ready for the store.
+    /// One frame's samples, or a piece of them, ready for the store.
     public struct FrameSamples: Sendable {
         /// Frame index.
         public var frame: Int
+        /// Whether these samples end their frame: false for every band of a large depth map
+        /// (`Options.depthPiecePixels`) but the last.
+        public var endsFrame = true
         /// World positions of the painted points.
         public var positions: [SIMD3<Float>] = []
         /// Their colours, linear-light extended sRGB.
@@ -152,27 +162,60 @@ public struct CaptureReplay: Sendable {
         return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
     }
 
+    /// The bytes of decoded frames a replay keeps in flight at most, roughly: frames are loaded
+    /// on fewer threads, down to one at a time, when their images (and depth maps, at most the
+    /// image's size) would take more (`frameThreads`).
+    package static let frameBudgetBytes = 256 << 20
+
+    /// Threads that load frames: `options.threads`, fewer when that many frames in flight (two
+    /// batches of twice the threads) would pass `frameBudgetBytes`. A frame is counted at 8
+    /// bytes a pixel: up to 3 for the image's planes, 5 for a depth map's metres and confidence.
+    package var frameThreads: Int {
+        let pixels = max(1, source.imageInfo.width * source.imageInfo.height)
+        let frames = Self.frameBudgetBytes / (8 * pixels)
+        return max(1, min(options.threads, frames / 4))
+    }
+
     /// Loads frame `index` and samples it (`samples(of:)`).
     public func samples(ofFrame index: Int) throws -> FrameSamples {
         samples(of: try source.frame(at: index))
     }
 
+    /// The points `frame` is painted with: its feature points or the recording's cloud; nil when
+    /// they come from its depth map.
+    private func givenPoints(of frame: CaptureFrame) -> [FeaturePoint]? {
+        switch options.points {
+        case .features: frame.points ?? []
+        case .cloud: cloud ?? []
+        case .depth: frame.depth == nil ? [] : nil
+        case .auto: frame.points.flatMap { $0.isEmpty ? nil : $0 } ?? (frame.depth == nil ? frame.points ?? [] : nil)
+        }
+    }
+
+    /// The pieces `frame` is sampled in: the whole frame (nil), or bands of its depth map's rows
+    /// of at most `Options.depthPiecePixels` pixels each, top to bottom.
+    package func pieces(of frame: CaptureFrame) -> [Range<Int>?] {
+        guard givenPoints(of: frame) == nil, let depth = frame.depth else { return [nil] }
+        let step = max(options.depth.stride, 1)
+        let columns = (depth.width + step - 1) / step
+        let rows = max(1, options.depthPiecePixels / columns) * step
+        guard rows < depth.height else { return [nil] }
+        return Swift.stride(from: 0, to: depth.height, by: rows).map { $0 ..< min($0 + rows, depth.height) }
+    }
+
     /// Samples the colour of each of `frame`'s points that its camera sees: its feature points
     /// or the recording's cloud projected into its image, or the points of its depth map, which
-    /// lie in the image by construction (each at its depth pixel's centre).
-    public func samples(of frame: CaptureFrame) -> FrameSamples {
+    /// lie in the image by construction (each at its depth pixel's centre). With `rows`, only
+    /// the points of those rows of the depth map (a piece, `pieces(of:)`); the frame then counts
+    /// in the statistics with its first piece.
+    public func samples(of frame: CaptureFrame, rows: Range<Int>? = nil) -> FrameSamples {
         let info = source.imageInfo
         var result = FrameSamples(frame: frame.index)
-        result.statistics.frames = 1
+        let first = rows.map { $0.lowerBound == 0 } ?? true
+        result.statistics.frames = first ? 1 : 0
+        result.endsFrame = frame.depth.map { depth in rows.map { $0.upperBound >= depth.height } ?? true } ?? true
         var coordinates: [SIMD2<Float>] = []
-        let points: [FeaturePoint]?
-        switch options.points {
-        case .features: points = frame.points ?? []
-        case .cloud: points = cloud ?? []
-        case .depth: points = frame.depth == nil ? [] : nil
-        case .auto: points = frame.points.flatMap { $0.isEmpty ? nil : $0 } ?? (frame.depth == nil ? frame.points ?? [] : nil)
-        }
-        if let points {
+        if let points = givenPoints(of: frame) {
             result.statistics.pointsSeen = points.count
             coordinates.reserveCapacity(points.count)
             result.positions.reserveCapacity(points.count)
@@ -190,9 +233,9 @@ public struct CaptureReplay: Sendable {
             }
         } else if let depth = frame.depth {
             let counts = depth.appendPoints(camera: frame.camera, imageWidth: info.width, imageHeight: info.height, sampling: options.depth,
-                                            positions: &result.positions, coordinates: &coordinates)
+                                            rows: rows, positions: &result.positions, coordinates: &coordinates)
             result.statistics.pointsSeen = counts.points
-            result.statistics.depthFrames = 1
+            result.statistics.depthFrames = first ? 1 : 0
             result.statistics.depth = counts
         }
         let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
@@ -259,7 +302,9 @@ public struct CaptureReplay: Sendable {
     ///
     /// With more than one thread, a thread of the replay's own loads and samples the next batch
     /// of frames while this one adds the last batch to the store (which only this thread
-    /// touches), so the store's work overlaps the decoding.
+    /// touches), so the store's work overlaps the decoding. A frame of a large depth map is
+    /// added a band at a time (`Options.depthPiecePixels`), which gives the same store as adding it
+    /// whole (`SceneStore.add(points:colors:frame:)` is the same as one sample at a time).
     /// - Returns: the counts of the frames replayed.
     /// - Throws: the first error loading a frame, after the frames before it have been added.
     @discardableResult
@@ -276,17 +321,19 @@ public struct CaptureReplay: Sendable {
                 frame.statistics.painted = accepted
                 frame.statistics.rejected = frame.positions.count - accepted
                 statistics.add(frame.statistics)
+                guard frame.endsFrame else { continue }
                 done += 1
                 if !afterFrame(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count), store) { return false }
             }
             return true
         }
         if threads == 1 {
-            try produceBatches(indices, threads: 1, emit: add)
+            try produceBatches(indices, threads: 1, frameThreads: 1, emit: add)
             return statistics
         }
+        let frameThreads = frameThreads
         let producer = OrderedProducer<[FrameSamples]>(capacity: 1, name: "PointPaint replay") { [self] emit in
-            try produceBatches(indices, threads: threads, emit: emit)
+            try produceBatches(indices, threads: threads, frameThreads: frameThreads, emit: emit)
         }
         defer { producer.cancel() }
         while let batch = try producer.next() {
@@ -295,13 +342,15 @@ public struct CaptureReplay: Sendable {
         return statistics
     }
 
-    /// Loads `indices` through the source's frame sequence a batch at a time (one frame on one
-    /// thread, else twice `threads`), samples each batch on up to `threads` threads, and hands
-    /// the batches to `emit` in order until it returns false.
-    /// - Throws: the first error loading a frame, after the batch of the frames before it.
-    private func produceBatches(_ indices: [Int], threads: Int, emit: ([FrameSamples]) -> Bool) throws {
-        let batchSize = threads == 1 ? 1 : threads * 2
-        let sequence = source.frames(indices, threads: threads)
+    /// Loads `indices` through the source's frame sequence on `frameThreads` threads a batch at
+    /// a time (one frame on one thread, else twice `frameThreads`), samples the batch's pieces
+    /// (`pieces(of:)`) on up to `threads` threads, twice `threads` pieces at a time, and hands
+    /// them to `emit` in order until it returns false.
+    /// - Throws: the first error loading a frame, after the pieces of the frames before it.
+    private func produceBatches(_ indices: [Int], threads: Int, frameThreads: Int, emit: ([FrameSamples]) -> Bool) throws {
+        let batchSize = frameThreads == 1 ? 1 : frameThreads * 2
+        let piecesAtOnce = threads == 1 ? 1 : threads * 2
+        let sequence = source.frames(indices, threads: frameThreads)
         while true {
             var batch: [CaptureFrame] = []
             var failure: Error?
@@ -310,22 +359,26 @@ public struct CaptureReplay: Sendable {
             } catch {
                 failure = error
             }
-            if !batch.isEmpty, !emit(sampleBatch(batch, threads: threads)) { return }
+            let work = batch.flatMap { frame in pieces(of: frame).map { (frame: frame, rows: $0) } }
+            for start in Swift.stride(from: 0, to: work.count, by: piecesAtOnce) {
+                let group = work[start ..< min(start + piecesAtOnce, work.count)]
+                if !emit(sample(Array(group), threads: threads)) { return }
+            }
             if let failure { throw failure }
             if batch.count < batchSize { return }
         }
     }
 
-    /// Samples `batch` on up to `threads` threads; results in batch order.
-    private func sampleBatch(_ batch: [CaptureFrame], threads: Int) -> [FrameSamples] {
-        if threads == 1 || batch.count == 1 {
-            return batch.map { samples(of: $0) }
+    /// Samples `work` on up to `threads` threads; results in order.
+    private func sample(_ work: [(frame: CaptureFrame, rows: Range<Int>?)], threads: Int) -> [FrameSamples] {
+        if threads == 1 || work.count == 1 {
+            return work.map { samples(of: $0.frame, rows: $0.rows) }
         }
-        var results = [FrameSamples?](repeating: nil, count: batch.count)
+        var results = [FrameSamples?](repeating: nil, count: work.count)
         results.withUnsafeMutableBufferPointer { buffer in
             let out = SendablePointer(buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-                out.base[i] = samples(of: batch[i])
+            DispatchQueue.concurrentPerform(iterations: work.count) { i in
+                out.base[i] = samples(of: work[i].frame, rows: work[i].rows)
             }
         }
         return results.map { $0! }

@@ -135,6 +135,43 @@ import Testing
         #expect(jpeg.statistics.pointsSeen == one.statistics.pointsSeen && jpeg.cloud.positions == one.cloud.positions)
     }
 
+    @Test("a depth map cut into bands of rows gives the store, counts and progress of the whole map",
+          arguments: [(1, 1), (2, 1), (2, 3), (1, 2)])
+    func depthBandsGiveTheWholeMapsStore(threads: Int, stride: Int) throws {
+        let dir = try StrayCaptureTests.jpegFrames.copy()
+        let source = try StrayCapture(path: dir.path)
+        func run(_ piece: Int, policy: AccumulationPolicy) throws -> (CaptureReplay.Statistics, [StoredVoxel], [Int]) {
+            var options = CaptureReplay.Options()
+            options.threads = threads
+            options.depth.stride = stride
+            options.depth.minimumConfidence = .low
+            options.depthPiecePixels = piece
+            let replay = try CaptureReplay(source: source, options: options)
+            var store = SceneStore(voxelSize: 0.01, policy: policy)
+            var done: [Int] = []
+            let statistics = try replay.run(into: &store) { done.append($0.done); return true }
+            return (statistics, try StoreFixtures.voxels(store.sortedVoxels(provenance: StoreProvenance(kind: .replay))), done)
+        }
+        for policy in [AccumulationPolicy.mean, .latest] {
+            let whole = try run(1 << 16, policy: policy)
+            #expect(whole.0.frames == 4 && whole.0.depthFrames == 4 && whole.0.pointsSeen > 1000 && whole.2 == [1, 2, 3, 4])
+            // 64×48 maps: 100 pixels a piece is a few rows; 7 does not divide the 64 columns.
+            for piece in [100, 7, 64 / stride] {
+                let banded = try run(piece, policy: policy)
+                #expect(banded.0 == whole.0 && banded.1 == whole.1 && banded.2 == whole.2, "\(policy) in pieces of \(piece)")
+            }
+        }
+        // The pieces themselves: bands of whole rows (visited by the stride) covering the map once.
+        var options = CaptureReplay.Options()
+        options.depth.stride = stride
+        options.depthPiecePixels = 100
+        let frame = try source.frame(at: 0)
+        let pieces = try CaptureReplay(source: source, options: options).pieces(of: frame).compactMap { $0 }
+        #expect(pieces.count > 2)
+        #expect(pieces.first?.lowerBound == 0 && pieces.last?.upperBound == 48 && zip(pieces, pieces.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        #expect(pieces.allSatisfy { $0.lowerBound % stride == 0 && ($0.count + stride - 1) / stride * (64 / stride) <= max(100, 64 / stride) })
+    }
+
     @Test func countsThatDisagreeRefuseAReplayThatNeedsTheMissingFrames() throws {
         let dir = try StrayCaptureTests.jpegFrames.copy()
         try FileManager.default.removeItem(atPath: dir.file("rgb/000003.jpg"))

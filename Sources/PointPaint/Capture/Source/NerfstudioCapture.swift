@@ -99,6 +99,7 @@ public struct NerfstudioCapture: CaptureSource {
             if given("w") || given("h") {
                 frameSize = try (width: value("w").positiveInteger(atMost: CaptureManifest.maximumDimension),
                                  height: value("h").positiveInteger(atMost: CaptureManifest.maximumDimension))
+                try SourceFiles.checkFramePixels(width: frameSize.width, height: frameSize.height, file: file, place: .jsonPath(value("w").path))
             } else {
                 // Frame 0 reads its image's header; later frames have the first frame's size.
                 if size == nil { firstImageInfo = try Self.imageInfo(image, frame: index) }
@@ -250,6 +251,7 @@ public struct NerfstudioCapture: CaptureSource {
         let info: CaptureImageInfo
         if (path as NSString).pathExtension.lowercased() == "png" {
             let header = try SourceFiles.pngHeader(path, frame: frame, what: "PNG frame")
+            try SourceFiles.checkFramePixels(width: header.width, height: header.height, file: path, place: .frame(frame))
             info = CaptureImageInfo(width: header.width, height: header.height)
         } else {
             info = try SourceFiles.jpegImageInfo(path, frame: frame)

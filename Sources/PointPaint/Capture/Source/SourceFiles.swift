@@ -9,6 +9,20 @@ enum SourceFiles {
     /// The largest JPEG frame read: a 48 MP JPEG at the highest quality is about 30 MiB.
     static let maximumJPEGBytes = 64 << 20
 
+    /// The most pixels a recording's colour frame may have: 8192 × 6144, room for the 48 MP
+    /// frames (8064 × 6048) of the largest iPhone sensor. A constant PNG or JPEG of 16384 ×
+    /// 16384 is under a megabyte on disk and would decode to 1.9 GB of samples and planes.
+    static let maximumFramePixels = 8192 * 6144
+
+    /// Refuses a colour frame of more than `maximumFramePixels`, from its header, before
+    /// anything is decoded.
+    static func checkFramePixels(width: Int, height: Int, file: String, place: PointPaintError.Place) throws {
+        guard width <= maximumFramePixels / max(height, 1) else {
+            throw PointPaintError(.tooLarge, file: file, place: place,
+                                  "expected a colour frame of at most \(maximumFramePixels) pixels (8192x6144), found \(width)x\(height)")
+        }
+    }
+
     /// `count` and `noun`, plural unless one: "1 frame", "12 frames".
     static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
@@ -71,6 +85,7 @@ enum SourceFiles {
             error.place = .frame(frame)
             throw error
         }
+        try checkFramePixels(width: info.width, height: info.height, file: path, place: .frame(frame))
         return CaptureImageInfo(width: info.width, height: info.height, range: JPEGInfo.encoding.range, matrix: JPEGInfo.encoding.matrix,
                                 primaries: info.primaries, chromaSiting: JPEGInfo.siting)
     }
@@ -132,6 +147,13 @@ enum SourceFiles {
     /// dh = h·s + e₂ with |e| ≤ 1, so |dw·h − dh·w| ≤ w + h): a 64×48 image's 26×19 map is
     /// registered, its portrait 19×26 is not.
     static func checkRegistered(depth: (width: Int, height: Int), image: (width: Int, height: Int), file: String, frame: Int) throws {
+        // A depth sensor sees no finer than its camera: a map of more pixels than the image is a
+        // damaged or hostile file (a constant 8192×6144 PNG compresses to kilobytes but decodes
+        // to hundreds of megabytes of depth and points).
+        guard depth.width <= image.width, depth.height <= image.height else {
+            throw PointPaintError(.outOfRange, file: file, place: .frame(frame),
+                                  "expected a depth map no larger than the \(image.width)x\(image.height) image it belongs to, found \(depth.width)x\(depth.height)")
+        }
         let depthAspect = Double(depth.width) / Double(depth.height), imageAspect = Double(image.width) / Double(image.height)
         let rounding = abs(depth.width * image.height - depth.height * image.width) <= image.width + image.height
         guard rounding || abs(depthAspect / imageAspect - 1) <= 0.01 else {
@@ -157,15 +179,19 @@ enum SourceFiles {
         let header = try pngHeader(path, frame: frame, what: "depth map")
         try checkDepthFormat(header, path, frame: frame)
         try checkSize(header, path, size: size, what: "depth map", frame: frame)
-        let image = try decodePNG(path, pixels: size.width * size.height, frame: frame)
-        try checkDepthFormat(image.header, path, frame: frame)
-        try checkSize(image.header, path, size: size, what: "depth map", frame: frame)
+        // Metres first, in a scope of their own, so the decoded PNG is freed before the
+        // confidence map is decoded: the peak is the PNG and the metres, not all three.
+        let metres: [Float] = try {
+            let image = try decodePNG(path, pixels: size.width * size.height, frame: frame)
+            try checkDepthFormat(image.header, path, frame: frame)
+            try checkSize(image.header, path, size: size, what: "depth map", frame: frame)
+            // The literal 0.001 as `DepthMap(millimetres:)` has it, bit for bit.
+            if metresPerUnit == 0.001 { return image.image.samples16.map { Float($0) * 0.001 } }
+            let scale = Float(metresPerUnit)
+            return image.image.samples16.map { Float($0) * scale }
+        }()
         let levels = try confidence.map { try confidenceMap($0, size: size, frame: frame) }
-        if metresPerUnit == 0.001 {
-            return DepthMap(width: size.width, height: size.height, millimetres: image.image.samples16, confidence: levels)
-        }
-        let scale = Float(metresPerUnit)
-        return DepthMap(width: size.width, height: size.height, depth: image.image.samples16.map { Float($0) * scale }, confidence: levels)
+        return DepthMap(width: size.width, height: size.height, depth: metres, confidence: levels)
     }
 
     /// The size of the float OpenEXR depth map at `path` (read whole: OpenEXR's header alone
@@ -193,13 +219,16 @@ enum SourceFiles {
             throw PointPaintError(.unsupported, file: path, place: .frame(frame), "expected an 8-bit greyscale confidence PNG, found \(header.sourceDescription)")
         }
         try checkSize(header, path, size: size, what: "confidence map (the depth map's size)", frame: frame)
-        let image = try decodePNG(path, pixels: size.width * size.height, frame: frame)
-        try checkSize(image.header, path, size: size, what: "confidence map (the depth map's size)", frame: frame)
+        // The codes become levels in place, once the decoded image around them is gone.
+        var out: [UInt8] = try {
+            let image = try decodePNG(path, pixels: size.width * size.height, frame: frame)
+            try checkSize(image.header, path, size: size, what: "confidence map (the depth map's size)", frame: frame)
+            return image.image.samples8
+        }()
         var level = [UInt8](repeating: 0xFF, count: 256)
         for (value, code) in confidence.codes.enumerated() { level[Int(code)] = UInt8(value) }
-        var out = [UInt8](repeating: 0, count: size.width * size.height)
-        for (i, code) in image.image.samples8.enumerated() {
-            let value = level[Int(code)]
+        for i in out.indices {
+            let code = out[i], value = level[Int(code)]
             guard value != 0xFF else {
                 let codes = confidence.codes.map(String.init).joined(separator: ", ")
                 throw PointPaintError(.malformed, file: path, place: .frame(frame),

@@ -234,6 +234,7 @@ public struct StrayCapture: CaptureSource {
         }
         do {
             let header = try PNGImage.readInfo(path: image)
+            try SourceFiles.checkFramePixels(width: header.width, height: header.height, file: image, place: .frame(0))
             notes.append("colour: rgb/, PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
             return CaptureImageInfo(width: header.width, height: header.height)
         } catch var error as PointPaintError {

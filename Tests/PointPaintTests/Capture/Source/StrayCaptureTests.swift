@@ -268,6 +268,28 @@ import Testing
         }
     }
 
+    @Test("a depth map larger than its image is refused from its header, before anything is decoded")
+    func depthLargerThanItsImage() throws {
+        // A constant 8192×6144 depth PNG and confidence PNG are kilobytes on disk and would
+        // decode to hundreds of megabytes (and 50 M points): refused at the header, in one line.
+        let dir = try Self.pngDepth.copy()
+        try PNGImage(width: 8192, height: 6144, channels: 1, samples16: [UInt16](repeating: 1500, count: 8192 * 6144))
+            .write(to: dir.file("depth/000000.png"), compressionLevel: 9)
+        try PNGImage(width: 8192, height: 6144, channels: 1, samples: [UInt8](repeating: 2, count: 8192 * 6144))
+            .write(to: dir.file("confidence/000000.png"), compressionLevel: 9)
+        #expect(FileBytes.size(of: dir.file("depth/000000.png"))! < 1 << 20)
+        Truth.expectError(.outOfRange, at: .frame(0), file: "depth/000000.png") { _ = try StrayCapture(path: dir.path) }
+        do {
+            _ = try StrayCapture(path: dir.path)
+        } catch let error as PointPaintError {
+            #expect(error.message == "expected a depth map no larger than the 160x120 image it belongs to, found 8192x6144")
+        }
+        // One pixel wider than the image, in the image's aspect ratio within rounding: refused too.
+        try PNGImage(width: 161, height: 120, channels: 1, samples16: [UInt16](repeating: 1500, count: 161 * 120))
+            .write(to: dir.file("depth/000000.png"))
+        Truth.expectError(.outOfRange, at: .frame(0), file: "depth/000000.png") { _ = try StrayCapture(path: dir.path) }
+    }
+
     // MARK: - Matching by frame number, counts
 
     @Test func framesMatchByNumberAndMissingDepthIsNoDepth() throws {
