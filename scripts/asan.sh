@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole Swift test suite under the address sanitizer (out-of-bounds reads and writes,
 # use after free, double free, stack overflow), under Xvfb for the viewer's suites. Not part of
-# CI (a sanitized build and run take about 20 minutes on 2 cores); the README's reliability
-# section has the last run's result.
+# CI (a sanitized build and run take about 20 minutes on 2 cores); docs/reliability.md
+# has the last run's result.
 #
 #   scripts/asan.sh [swift test options, e.g. --filter PLY]
 #
