@@ -1,9 +1,9 @@
 import ArgumentParser
 import PointPaint
 
-/// The options that shape a replayed cloud, shared by `replay` and `view` (and the coming
-/// `paint`): which frames, how they are sampled, on how many threads, and the voxel grid. Each is
-/// optional, so `view` can tell which were given for a PLY file, where none applies.
+/// The options that shape a replayed cloud, shared by `replay` and `view`: which frames, how they
+/// are sampled, on how many threads, and the voxel grid. Each is optional, so `view` can tell
+/// which were given for a PLY file, where none applies.
 struct ReplayOptions: ParsableArguments {
     @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
     var frames: FrameRange?

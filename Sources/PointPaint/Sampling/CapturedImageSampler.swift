@@ -8,10 +8,10 @@ import Foundation
 /// separately (each at its own plane's texel positions, edges clamped) and then applies the
 /// matrix; nearest sampling takes the texel of each plane whose sample lies nearest the point.
 /// Chroma sample positions follow the siting, scaled per axis by the subsampling factor
-/// (DESIGN.md, "Colour, exactly"): chroma texel (i, j) of a plane subsampled by (fx, fy) sits at
-/// luma position ((i + ½)·fx, (j + ½)·fy) for centre siting and (i·fx + ½, (j + ½)·fy) for left
-/// siting, so 4:4:4 chroma sits at the luma centres whatever the siting. Colours in the spaces that
-/// convert follow `SampleColorPolicy` (clamped to the capture's gamut, then converted), the same
+/// (docs/DESIGN.md, "Texel positions and chroma siting"): chroma texel (i, j) of a plane
+/// subsampled by (fx, fy) sits at luma position ((i + ½)·fx, (j + ½)·fy) for centre siting and
+/// (i·fx + ½, (j + ½)·fy) for left siting, so 4:4:4 chroma sits at the luma centres whatever the
+/// siting. Colours in the spaces that convert follow `SampleColorPolicy` (clamped to the capture's gamut, then converted), the same
 /// policy replay uses. A sampler is an immutable value holding a reference to immutable image
 /// bytes: share it freely between threads.
 ///
@@ -90,7 +90,7 @@ public struct CapturedImageSampler: Sendable {
 
     /// A sampler over a frame, decoding as the capture's manifest says. Pass `encoding` to
     /// override the manifest's matrix and range.
-    public init(frame: Frame, info: CaptureImageInfo, encoding: YCbCrEncoding? = nil, interpolation: Interpolation = .bilinear) {
+    public init(frame: CaptureFrame, info: CaptureImageInfo, encoding: YCbCrEncoding? = nil, interpolation: Interpolation = .bilinear) {
         self.init(image: frame.image, encoding: encoding ?? info.encoding, siting: info.chromaSiting,
                   primaries: info.primaries, interpolation: interpolation)
     }
@@ -124,12 +124,6 @@ public struct CapturedImageSampler: Sendable {
     public func pixel(at p: SIMD2<Double>) -> SIMD2<Int>? {
         guard let q = admit(SIMD2<Float>(p)) else { return nil }
         return SIMD2(min(Int(q.x * Float(image.width)), image.width - 1), min(Int(q.y * Float(image.height)), image.height - 1))
-    }
-
-    /// The colour at a point given in display coordinates (for example a screen tap divided by
-    /// the screen size) under `mapping`.
-    public func color(atDisplay p: SIMD2<Double>, mapping: DisplayMapping, space: SampleSpace = .capture) -> SIMD3<Float>? {
-        color(at: mapping.imageCoordinates(viewport: p), space: space)
     }
 
     // MARK: Batches
