@@ -38,15 +38,34 @@ def written_bytes(pid):
     return None
 
 
+def stop(process):
+    """Stops `process` (SIGSTOP) and waits until the kernel says it is stopped; False if it
+    ended first."""
+    process.send_signal(signal.SIGSTOP)
+    stat = pathlib.Path("/proc/%d/stat" % process.pid)
+    while True:
+        try:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            return False
+        if state in ("T", "t"):
+            return True
+        if state in ("Z", "X"):
+            return False
+
+
 def run_until(command, share_bytes, signum, preexec=None):
     """Starts `command`, waits (polling, no sleep) until it has written `share_bytes` bytes,
-    sends `signum`, and returns the finished process. A process that ends first is returned
-    as it ended."""
+    stops it, sends `signum` and lets it go on (`stop`: the signal lands at that point however
+    loaded the machine), and returns the finished process. A process that ends first is
+    returned as it ended."""
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec)
     while process.poll() is None:
         done = written_bytes(process.pid)
         if done is not None and done >= share_bytes:
-            process.send_signal(signum)
+            if stop(process):
+                process.send_signal(signum)
+                process.send_signal(signal.SIGCONT)
             break
     process.wait()
     process.stderr_text = process.stderr.read().decode(errors="replace")
@@ -230,18 +249,30 @@ def fallback_available(tmp_path_factory):
         pytest.skip("unshare --mount is not available: %s" % probe.stderr.decode(errors="replace"))
 
 
-def run_until_temporary(command_line, directory, signum):
-    """Starts the command and sends `signum` once a named temporary appears in `directory`."""
-    process = subprocess.Popen(command_line, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    seen = False
-    while process.poll() is None:
-        if temporaries(directory):
-            process.send_signal(signum)
-            seen = True
-            break
-    process.wait()
-    process.stderr.close()
-    return process, seen
+def run_until_temporary(command_line, directory, signum, reset=lambda: None, attempts=5):
+    """Starts the command and, once a named temporary appears in `directory`, stops it, checks
+    the temporary is still there, sends `signum` and lets it go on: the signal then always
+    arrives while the temporary exists, however loaded the machine (a signal sent as soon as the
+    temporary was seen could arrive after the write had finished). A run whose temporary was
+    gone by the time it stopped is run again, after `reset`."""
+    for _ in range(attempts):
+        process = subprocess.Popen(command_line, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        seen = False
+        while process.poll() is None:
+            if temporaries(directory):
+                stopped = stop(process)
+                if stopped and temporaries(directory):
+                    process.send_signal(signum)
+                    seen = True
+                if stopped:
+                    process.send_signal(signal.SIGCONT)
+                break
+        process.wait()
+        process.stderr.close()
+        if seen:
+            return process, True
+        reset()
+    return process, False
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
@@ -249,7 +280,7 @@ def test_named_temporaries_are_removed_on_a_signal(pointpaint_bin, fallback_avai
     out = tmp_path / "look.cube"
     previous = reference(pointpaint_bin, ["lut", "identity", "--size", "3", "-o", "{out}"], out)
     process, seen = run_until_temporary(in_fallback_namespace([pointpaint_bin, "lut", "identity", "--size", "64", "-o", str(out)]),
-                                        tmp_path, signum)
+                                        tmp_path, signum, reset=lambda: out.write_bytes(previous))
     assert seen, "the write ended before its temporary was seen"
     assert process.returncode == -signum
     assert temporaries(tmp_path) == [], "the signal handler left %s" % temporaries(tmp_path)
@@ -259,7 +290,7 @@ def test_named_temporaries_are_removed_on_a_signal(pointpaint_bin, fallback_avai
 def test_a_temporary_left_by_kill_9_is_removed_by_the_next_run(pointpaint_bin, fallback_available, tmp_path):
     out = tmp_path / "look.cube"
     process, seen = run_until_temporary(in_fallback_namespace([pointpaint_bin, "lut", "identity", "--size", "64", "-o", str(out)]),
-                                        tmp_path, signal.SIGKILL)
+                                        tmp_path, signal.SIGKILL, reset=lambda: out.unlink(missing_ok=True))
     assert seen and process.returncode == -signal.SIGKILL
     assert len(temporaries(tmp_path)) == 1, "SIGKILL cannot be caught: its temporary stays until the next run"
     assert not out.exists()
