@@ -25,36 +25,12 @@ extension VoxelKey {
     @inlinable @inline(__always)
     package static func mortonCode(packed: Int64) -> UInt64 {
         let p = UInt64(bitPattern: packed)
-        return spread(p) | spread(p >> 21) << 1 | spread(p >> 42) << 2
+        return Morton.spread(p) | Morton.spread(p >> 21) << 1 | Morton.spread(p >> 42) << 2
     }
 
     /// The packed key of Morton code `code`.
     @inlinable @inline(__always)
     package static func packed(mortonCode code: UInt64) -> Int64 {
-        Int64(bitPattern: compact(code) | compact(code >> 1) << 21 | compact(code >> 2) << 42)
-    }
-
-    /// The low 21 bits of `v` moved to every third bit: bit i to bit 3i.
-    @inlinable @inline(__always)
-    static func spread(_ v: UInt64) -> UInt64 {
-        var x = v & 0x1F_FFFF
-        x = (x | x << 32) & 0x001F_0000_0000_FFFF
-        x = (x | x << 16) & 0x001F_0000_FF00_00FF
-        x = (x | x << 8) & 0x100F_00F0_0F00_F00F
-        x = (x | x << 4) & 0x10C3_0C30_C30C_30C3
-        x = (x | x << 2) & 0x1249_2492_4924_9249
-        return x
-    }
-
-    /// The inverse of `spread`: every third bit of `v` (bits 0, 3, 6, …) packed into 21 bits.
-    @inlinable @inline(__always)
-    static func compact(_ v: UInt64) -> UInt64 {
-        var x = v & 0x1249_2492_4924_9249
-        x = (x | x >> 2) & 0x10C3_0C30_C30C_30C3
-        x = (x | x >> 4) & 0x100F_00F0_0F00_F00F
-        x = (x | x >> 8) & 0x001F_0000_FF00_00FF
-        x = (x | x >> 16) & 0x001F_0000_0000_FFFF
-        x = (x | x >> 32) & 0x1F_FFFF
-        return x
+        Int64(bitPattern: Morton.compact(code) | Morton.compact(code >> 1) << 21 | Morton.compact(code >> 2) << 42)
     }
 }

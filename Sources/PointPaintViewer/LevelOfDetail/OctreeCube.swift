@@ -1,4 +1,5 @@
 import Foundation
+import PointPaint
 
 /// The root cube of a `PointOctree` and the Morton keys of points in it.
 ///
@@ -44,37 +45,14 @@ public struct OctreeCube: Sendable, Equatable {
     @inline(__always)
     public func key(_ p: SIMD3<Float>) -> UInt64 {
         let scale = Self.resolution / side
-        return Self.spread(Self.lattice(p.x, origin.x, scale)) | Self.spread(Self.lattice(p.y, origin.y, scale)) << 1
-            | Self.spread(Self.lattice(p.z, origin.z, scale)) << 2
-    }
-
-    /// The 21 low bits of `v` moved to every third bit.
-    @inline(__always)
-    static func spread(_ v: UInt64) -> UInt64 {
-        var x = v & 0x1F_FFFF
-        x = (x | x << 32) & 0x1F_0000_0000_FFFF
-        x = (x | x << 16) & 0x1F_0000_FF00_00FF
-        x = (x | x << 8) & 0x100F_00F0_0F00_F00F
-        x = (x | x << 4) & 0x10C3_0C30_C30C_30C3
-        x = (x | x << 2) & 0x1249_2492_4924_9249
-        return x
-    }
-
-    /// Every third bit of `v` gathered into the low bits (the inverse of `spread`).
-    static func compact(_ v: UInt64) -> UInt64 {
-        var x = v & 0x1249_2492_4924_9249
-        x = (x | x >> 2) & 0x10C3_0C30_C30C_30C3
-        x = (x | x >> 4) & 0x100F_00F0_0F00_F00F
-        x = (x | x >> 8) & 0x1F_0000_FF00_00FF
-        x = (x | x >> 16) & 0x1F_0000_0000_FFFF
-        x = (x | x >> 32) & 0x1F_FFFF
-        return x
+        return Morton.spread(Self.lattice(p.x, origin.x, scale)) | Morton.spread(Self.lattice(p.y, origin.y, scale)) << 1
+            | Morton.spread(Self.lattice(p.z, origin.z, scale)) << 2
     }
 
     /// The minimum corner and edge of the level-`level` node whose key prefix is `prefix`.
     func box(prefix: UInt64, level: Int) -> (origin: SIMD3<Float>, size: Float) {
         let size = side / Double(1 << level)
-        let cell = SIMD3<Double>(Double(Self.compact(prefix)), Double(Self.compact(prefix >> 1)), Double(Self.compact(prefix >> 2)))
+        let cell = SIMD3<Double>(Double(Morton.compact(prefix)), Double(Morton.compact(prefix >> 1)), Double(Morton.compact(prefix >> 2)))
         return (SIMD3<Float>(origin + cell * size), Float(size))
     }
 }
