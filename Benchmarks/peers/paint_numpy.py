@@ -5,9 +5,9 @@ Colours every point of a PLY cloud from every frame of a format v1 capture (raw 
 doing the same work as PointPaint's `CloudPainter` (Sources/PointPaint/Paint/), whole arrays at a
 time:
 
-1. Projection (DESIGN.md, "Capture format"): c = inverse(transform) . p in double precision;
-   a point is a candidate when c.z < 0 and its scalar coordinates (u / width, v / height) lie in
-   [0, 1) x [0, 1).
+1. Projection (docs/DESIGN.md, "Camera axes and projection"): c = inverse(transform) . p in
+   double precision; a point is a candidate when c.z < 0 and its scalar coordinates
+   (u / width, v / height) lie in [0, 1) x [0, 1).
 2. Visibility, the coarse z-buffer (`SplatDepthBuffer`): bins of max(2, min(W, H) // 120)
    pixels; each candidate covers the bins its footprint (radius fx . spacing / z pixels, at most
    16 bins each side of its own) touches, each bin keeps the nearest depth; a candidate is

@@ -3,8 +3,9 @@ delivers, and video-range BT.709), against a numpy float64 decode of the same NV
 written from the standards (T.871 / BT.601 / BT.709: Kr, Kb per standard). Nearest and bilinear
 chroma, within 1 level everywhere.
 
-The NV12 file is wrapped in a minimal version-1 capture (DESIGN.md's capture format): identity
-camera, one frame, an empty feature-point file. The helpers here (photo, NV12 encoding, capture,
+The NV12 file is wrapped in a minimal version-1 capture (docs/DESIGN.md, "Capture manifest,
+version 1"; field by field in Captures/README.md): identity camera, one frame, an empty
+feature-point file. The helpers here (photo, NV12 encoding, capture,
 reference decode) are shared with test_sample_ffmpeg.py.
 """
 import json
@@ -65,7 +66,8 @@ def make_photo(path, width=WIDTH, height=HEIGHT):
 
 def make_capture(directory, png, matrix, code_range, width=WIDTH, height=HEIGHT):
     """Converts `png` with ffmpeg to NV12 in `matrix` and `code_range` and wraps it as a
-    one-frame capture in `directory` (manifest written here, from DESIGN.md's format)."""
+    one-frame capture in `directory` (manifest written here, from the format in docs/DESIGN.md,
+    "Capture manifest, version 1")."""
     (directory / "frames").mkdir(parents=True)
     (directory / "points").mkdir()
     nv12 = directory / "frames" / "000000.nv12"

@@ -1,5 +1,6 @@
 """`pointpaint sample` on a photograph converted to NV12 by ffmpeg, against a numpy float64
-decode of the same NV12 bytes written here from the standards and DESIGN.md's texel positions.
+decode of the same NV12 bytes written here from the standards and the texel positions of
+docs/DESIGN.md, "Texel positions and chroma siting".
 
 Encodings: full-range BT.601 (ARKit's), video-range BT.709 and video-range BT.2020. At a grid
 of coordinates (corners and edges included) plus random ones: within 1 level (8-bit scale) for
@@ -50,8 +51,9 @@ def sample_nearest(plane, s, t):
 
 
 def sample_bilinear(plane, s, t):
-    """Texel position (s·w − 0.5, t·h − 0.5) in this plane, edges clamped (DESIGN.md). For the
-    half-size chroma planes of centre-sited 4:2:0 this is (s·W/2 − 0.5, t·H/2 − 0.5)."""
+    """Texel position (s·w − 0.5, t·h − 0.5) in this plane, edges clamped (docs/DESIGN.md, "Texel
+    positions and chroma siting"). For the half-size chroma planes of centre-sited 4:2:0 this is
+    (s·W/2 − 0.5, t·H/2 − 0.5)."""
     h, w = plane.shape
     x, y = s * w - 0.5, t * h - 0.5
     x0, y0 = np.floor(x), np.floor(y)

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Renders synthetic captures of `SyntheticScene` from a moving camera: frames encoded to
-/// Y′CbCr 4:2:0 exactly as DESIGN.md defines it, feature points on visible surfaces with small
-/// position noise (as ARKit's are), and the ground truth of every point. Deterministic for a seed.
+/// Y′CbCr 4:2:0 exactly as docs/DESIGN.md defines it ("Y′CbCr decoding", inverted; chroma per
+/// "Texel positions and chroma siting"), feature points on visible surfaces with small position
+/// noise (as ARKit's are), and the ground truth of every point. Deterministic for a seed.
 public struct CaptureSynthesizer: Sendable {
     /// Options of a synthesized capture.
     public struct Options: Sendable {

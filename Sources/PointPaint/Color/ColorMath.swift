@@ -6,7 +6,7 @@
 ///
 /// Both are written with scalar `min`/`max` and comparisons, not the standard library's SIMD
 /// `.clamped(lowerBound:upperBound:)` or `pointwiseMin`/`pointwiseMax`, which do not inline and
-/// fall back to calls (DESIGN.md, "Fast Swift on this machine").
+/// fall back to calls (docs/DESIGN.md, "Kernels and hot loops").
 public enum ColorMath {
     /// Each channel clamped to 0…1; a NaN channel stays NaN.
     @inlinable @inline(__always)

@@ -106,7 +106,8 @@ public struct YCbCrEncoding: Sendable, Hashable {
     public static let arkit = YCbCrEncoding(matrix: .bt601, range: .full)
 
     /// Decodes 8-bit code values (possibly fractional, after interpolation) to R′G′B′ in 0…1,
-    /// unclamped, exactly as DESIGN.md writes the standard in double precision.
+    /// unclamped, exactly as docs/DESIGN.md, "Y′CbCr decoding" writes the standard, in double
+    /// precision.
     public func rgb(y: Double, cb: Double, cr: Double) -> SIMD3<Double> {
         let yy = (y - range.lumaOffset) * range.lumaScale
         let u = (cb - YCbCrRange.chromaOffset) * range.chromaScale

@@ -286,7 +286,8 @@ struct FramePlanes: @unchecked Sendable {
 
     // MARK: Bilinear (vector kernel)
 
-    /// Converts row pairs `pairs` with bilinear chroma (DESIGN.md siting, edges clamped).
+    /// Converts row pairs `pairs` with bilinear chroma (siting per docs/DESIGN.md, "Texel positions
+    /// and chroma siting"; edges clamped).
     ///
     /// Each row in three vector passes over scratch rows of `Int16` (which stay in L1):
     /// 1. vertical blend `3·near + far` of the two chroma rows, 16 bytes a step, in quarters;

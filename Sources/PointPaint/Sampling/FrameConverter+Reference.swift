@@ -1,8 +1,9 @@
 extension FrameConverter {
-    /// The plain reference conversion: scalar, double precision, per DESIGN.md ("Colour,
-    /// exactly"), through `YCbCrEncoding.rgb(y:cb:cr:)`; each channel quantised by
-    /// `ColorMath.byte` (clamped, rounded to nearest). Same signature and output layout as
-    /// `convert`, about two orders of magnitude slower; tests hold the fast path to it.
+    /// The plain reference conversion: scalar, double precision, per docs/DESIGN.md ("Y′CbCr
+    /// decoding", "Texel positions and chroma siting"), through `YCbCrEncoding.rgb(y:cb:cr:)`;
+    /// each channel quantised by `ColorMath.byte` (clamped, rounded to nearest). Same signature
+    /// and output layout as `convert`, about two orders of magnitude slower; tests hold the fast
+    /// path to it.
     ///
     /// - Complexity: O(width × height).
     public func convertReference(_ image: YCbCrImage, to layout: PixelLayout = .rgba8, interpolation: Interpolation = .nearest,
@@ -21,8 +22,9 @@ extension FrameConverter {
                     let c = image.chromaValue(x: x / fx, y: y / fy)
                     (cb, cr) = (Double(c.cb), Double(c.cr))
                 case .bilinear:
-                    // Chroma texel position of this pixel's centre, DESIGN.md, per axis: texel i
-                    // sits at luma position (i + 0.5)·f (centre) or i·f + 0.5 (left, horizontally).
+                    // Chroma texel position of this pixel's centre (docs/DESIGN.md, "Texel
+                    // positions and chroma siting"), per axis: texel i sits at luma position
+                    // (i + 0.5)·f (centre) or i·f + 0.5 (left, horizontally).
                     let px = siting == .left ? Double(x) / Double(fx) : (Double(x) + 0.5) / Double(fx) - 0.5
                     let py = (Double(y) + 0.5) / Double(fy) - 0.5
                     let fx = px.rounded(.down), fy = py.rounded(.down)

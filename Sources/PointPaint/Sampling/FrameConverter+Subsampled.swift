@@ -11,9 +11,10 @@
 ///
 /// Nearest shares each chroma sample among the block of pixels it covers (2×1, 1×2 or 1×1), as
 /// the 4:2:0 path shares it among 2×2 blocks; siting is ignored. Bilinear places chroma samples
-/// per DESIGN.md, scaled per axis by the subsampling factor. Every weight is a multiple of 1/4 on
-/// each axis, so the chroma passes are exact and the output equals `convertSubsampledScalar`
-/// bit for bit; on even 4:2:0 this path gives exactly the bilinear kernel's bytes.
+/// per docs/DESIGN.md, "Texel positions and chroma siting", scaled per axis by the subsampling
+/// factor. Every weight is a multiple of 1/4 on each axis, so the chroma passes are exact and
+/// the output equals `convertSubsampledScalar` bit for bit; on even 4:2:0 this path gives
+/// exactly the bilinear kernel's bytes.
 extension FramePlanes {
     /// The chroma rows luma row `row` reads: `near` weighs ¾ and `far` ¼ (or both are the same
     /// row, read whole).

@@ -29,17 +29,17 @@ public enum PixelLayout: String, Sendable, CaseIterable, Hashable {
 ///   does: C with AVX-512BW (64 pixels × 2 rows a step) or AVX2 (32 × 2) where the CPU has them,
 ///   otherwise Swift SIMD (16 × 2; SSE2 in the baseline build, NEON on arm64). All of them
 ///   compute the same integers.
-/// - `.bilinear`: chroma upsampled per DESIGN.md (chroma texel position (x+0.5)/2 − 0.5, plus
-///   0.25 texel for left siting, edges clamped), then the matrix; also vectorised (three
-///   passes a row over 16-bit scratch rows), bit-identical to its scalar model
-///   `convertBilinearScalar`, and several times slower than the nearest path (figures in
-///   Benchmarks/README.md, "Sampling").
+/// - `.bilinear`: chroma upsampled per docs/DESIGN.md, "Texel positions and chroma siting"
+///   (chroma texel position (x+0.5)/2 − 0.5, plus 0.25 texel for left siting, edges clamped),
+///   then the matrix; also vectorised (three passes a row over 16-bit scratch rows),
+///   bit-identical to its scalar model `convertBilinearScalar`, and several times slower than
+///   the nearest path (figures in Benchmarks/README.md, "Sampling").
 ///
 /// 4:2:2, 4:4:0, 4:4:4 and 4:2:0 of odd size take the bilinear kernel's passes, generalised per
 /// axis (`FrameConverter+Subsampled.swift`): nearest shares each chroma sample among the block
-/// of pixels it covers (siting ignored, as above); bilinear places chroma samples per DESIGN.md
-/// scaled by each axis's subsampling factor (4:4:4 chroma at the luma centres). Within 1 level
-/// of the reference too.
+/// of pixels it covers (siting ignored, as above); bilinear places chroma samples per
+/// docs/DESIGN.md, "Texel positions and chroma siting", scaled by each axis's subsampling factor
+/// (4:4:4 chroma at the luma centres). Within 1 level of the reference too.
 ///
 /// `convertReference` is the plain, scalar, double-precision version of the same conversion;
 /// tests hold the fast one to it.

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import PointPaint
 
-/// A float64 sampler written from DESIGN.md ("Colour, exactly"), not from the library's code:
-/// luma texel (i, j) sits at luma position (i + ½, j + ½); chroma texel (i, j) of a plane
-/// subsampled by (fx, fy) at ((i + ½)·fx, (j + ½)·fy) for centre siting and (i·fx + ½,
-/// (j + ½)·fy) for left siting. Nearest takes the texel whose position is nearest (halfway:
-/// the later one), bilinear the four around, both clamped at the edges.
+/// A float64 sampler written from docs/DESIGN.md ("Texel positions and chroma siting"), not from
+/// the library's code: luma texel (i, j) sits at luma position (i + ½, j + ½); chroma texel
+/// (i, j) of a plane subsampled by (fx, fy) at ((i + ½)·fx, (j + ½)·fy) for centre siting and
+/// (i·fx + ½, (j + ½)·fy) for left siting. Nearest takes the texel whose position is nearest
+/// (halfway: the later one), bilinear the four around, both clamped at the edges.
 enum SubsampledReference {
     /// Y, Cb, Cr at scalar coordinates (s, t) already within [0, 1].
     static func codes(_ image: YCbCrImage, siting: ChromaSiting, interpolation: Interpolation, s: Double, t: Double) -> SIMD3<Double> {
@@ -104,8 +104,9 @@ enum SubsampledReference {
             let sampler = CapturedImageSampler(image: image, encoding: encoding, siting: test.siting, interpolation: interpolation)
             var worstCode: Float = 0, worstLevel = 0
             for (i, c) in combos.enumerated() {
-                // At the block's chroma sample (DESIGN.md's position, per siting): both planes read
-                // this block alone, nearest and bilinear alike.
+                // At the block's chroma sample (its position per siting, docs/DESIGN.md, "Texel
+                // positions and chroma siting"): both planes read this block alone, nearest and
+                // bilinear alike.
                 let bx = Double(i % 256), by = Double(i / 256)
                 let x = test.siting == .center ? (bx + 0.5) * fx : bx * fx + 0.5, y = (by + 0.5) * fy
                 let p = SIMD2(x / Double(image.width), y / Double(image.height))
