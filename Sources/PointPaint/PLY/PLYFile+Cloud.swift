@@ -70,17 +70,19 @@ extension PLYFile {
     static let viewsName = "views", colourSDName = "colour_sd"
 
     /// The `views` and `colour_sd` columns of `vertex` when it has them (scalars of any type):
-    /// views as counts (rounded, negative and NaN as 0), the spread as floats.
+    /// views as counts (`PLYScalar.viewCount`: integers exact, floats rounded, negative and NaN
+    /// as 0), the spread as floats.
     func qualityColumns(_ vertex: PLYElement) -> (counts: [UInt32]?, colourSD: [Float]?) {
         var counts: [UInt32]?, spread: [Float]?
         if let p = vertex[property: Self.viewsName], case .scalar = p.type {
-            counts = p.values.floats().map(Self.viewCount)
+            counts = p.values.values.viewCounts
         }
         if let p = vertex[property: Self.colourSDName], case .scalar = p.type { spread = p.values.floats() }
         return (counts, spread)
     }
 
-    /// A `views` value as a count: rounded, NaN and negatives 0, past `UInt32.max` the maximum.
+    /// A floating-point `views` value as a count: rounded, NaN and negatives 0, past
+    /// `UInt32.max` the maximum.
     @inline(__always)
     static func viewCount(_ value: Float) -> UInt32 {
         value.isNaN || value <= 0 ? 0 : value >= 4_294_967_296 ? .max : UInt32(value.rounded())
@@ -150,10 +152,10 @@ extension PLYReader {
     /// Reads the vertices of any PLY file with x, y, z and optional colour as a cloud
     /// (see `PLYFile.cloud(file:)`).
     ///
-    /// Binary files whose elements are all fixed-size records (no lists), with float or double
-    /// x, y, z and 8-bit or float colours, the layout PointPaint, Open3D and most scanners
-    /// write, are read in one pass from the mapped file straight into the cloud; everything
-    /// else is parsed in full first. Both give the same cloud.
+    /// Binary files whose elements are all fixed-size records (no lists, no faces; see
+    /// `PLYCloudLayout` for the rule), the layout PointPaint, Open3D and most scanners write, are
+    /// read in one pass from the mapped file straight into the cloud; everything else is parsed in
+    /// full first. Both give the same cloud.
     ///
     /// - Complexity: O(file size).
     public static func readCloud(path: String) throws -> VoxelCloud {
@@ -177,84 +179,12 @@ extension PLYReader {
     }
 
     /// The cloud of a binary file of fixed-size records read straight from `data`, or nil when
-    /// the file is not of that kind (or is damaged: the full parse then says how).
-    private static func directCloud(_ header: PLYFile, _ data: ByteCursor) -> VoxelCloud? {
-        // Boxes (declared, or hinted by faces) take the full path, which folds them into voxels.
-        guard header.encoding != .ascii, !header.declaresBoxes, header[element: "face"] == nil else { return nil }
-        // Every element fixed-size, and all of them inside the file.
-        var cursor = data
-        var vertexRecords: ByteCursor.Records?
-        for e in header.elements {
-            var size = 0
-            for p in e.properties {
-                guard case .scalar(let t) = p.type else { return nil }
-                size += t.size
-            }
-            let (bytes, overflow) = e.count.multipliedReportingOverflow(by: size)
-            guard !overflow, bytes <= cursor.remaining else { return nil }
-            if e.name == "vertex", vertexRecords == nil { vertexRecords = cursor.records(stride: size, count: e.count) }
-            cursor.skip(bytes)
-        }
-        guard let records = vertexRecords, let vertex = header[element: "vertex"] else { return nil }
-        func field(_ name: String) -> (offset: Int, type: PLYScalarType)? {
-            var at = 0
-            for p in vertex.properties {
-                if p.name == name { return (at, p.type.valueType) }
-                at += p.type.valueType.size
-            }
-            return nil
-        }
-        let floats: Set<PLYScalarType> = [.float32, .float64]
-        guard let x = field("x"), let y = field("y"), let z = field("z"),
-              floats.contains(x.type), floats.contains(y.type), floats.contains(z.type) else { return nil }
-        var channels: [(offset: Int, type: PLYScalarType)]?
-        if let (r, g, b) = header.vertexColorProperties {
-            let found = [r, g, b].compactMap { field($0.name) }
-            guard found.count == 3, found.allSatisfy({ $0.type == .uint8 || $0.type == .float32 }) else { return nil }
-            channels = found
-        }
-        // The quality properties as paint writes them (uint views, float colour_sd); other types
-        // take the full path.
-        let views = field(PLYFile.viewsName), spreadField = field(PLYFile.colourSDName)
-        if let views, views.type != .uint32 { return nil }
-        if let spreadField, spreadField.type != .float32 { return nil }
-        let n = records.count
-        let swap = header.encoding == .binaryBigEndian
-        @inline(__always) func value(_ i: Int, _ f: (offset: Int, type: PLYScalarType)) -> Float {
-            switch f.type {
-            case .uint8:
-                return PLYFile.unitValue(records.load(UInt8.self, record: i, offset: f.offset, byteSwapped: false))
-            case .float64:
-                return Float(Double(bitPattern: records.load(UInt64.self, record: i, offset: f.offset, byteSwapped: swap)))
-            default:
-                return Float(bitPattern: records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap))
-            }
-        }
-        let counts = views.map { f in
-            [UInt32](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n { out[i] = records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap) }
-                initialized = n
-            }
-        }
-        let spread = spreadField.map { f in
-            [Float](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n { out[i] = value(i, f) }
-                initialized = n
-            }
-        }
-        let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n { out[i] = SIMD3(value(i, x), value(i, y), value(i, z)) }
-            initialized = n
-        }
-        let colors: [SIMD3<Float>]
-        if let c = channels {
-            colors = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n { out[i] = SIMD3(value(i, c[0]), value(i, c[1]), value(i, c[2])) }
-                initialized = n
-            }
-        } else {
-            colors = Array(repeating: SIMD3(1, 1, 1), count: n)
-        }
-        return VoxelCloud(voxelSize: header.voxelSize, positions: positions, colors: colors, counts: counts, colourSD: spread)
+    /// the file is not of that kind (`PLYCloudLayout`; a damaged file is not: the full parse
+    /// then says how).
+    static func directCloud(_ header: PLYFile, _ data: ByteCursor) -> VoxelCloud? {
+        guard let layout = PLYCloudLayout(header, dataBytes: data.remaining) else { return nil }
+        let records = layout.records(in: data)
+        return VoxelCloud(voxelSize: header.voxelSize, positions: layout.positions(records), colors: layout.colors(records),
+                          counts: layout.counts(records), colourSD: layout.colourSDs(records))
     }
 }

@@ -17,11 +17,13 @@ extension PLYReader {
     /// Calls `body` with the points of the PLY file at `path`, in file order, in chunks of at
     /// most `chunkPoints`; returns the number of points.
     ///
-    /// Binary files of fixed-size records, without faces, with float or double x, y, z and
-    /// `uchar` or `float` colours (what scanners, Open3D and PointPaint write) are read with
-    /// `pread` one chunk at a time, so memory holds one chunk; any other file (ascii, lists,
-    /// boxes, damage: the full parse says what is wrong) is read whole and given as one chunk,
-    /// exactly as `PLYReader.read(path:)` and `PLYFile.cloud(file:)` read it.
+    /// Binary files of fixed-size records without faces (the rule `PLYCloudLayout` states, the
+    /// same as `readCloud(path:)`'s; what scanners, Open3D and PointPaint write) are read with
+    /// `pread` one chunk at a time, so memory holds one chunk, when their header fits in the
+    /// first 16 MiB; any other file (ascii, lists, boxes, damage: the full parse says what is
+    /// wrong) is read whole and given as one chunk, exactly as `PLYReader.read(path:)` and
+    /// `PLYFile.cloud(file:)` read it. Either way colours are 8-bit codes when all three
+    /// channels are `uchar` (`PLYCloudLayout.codes(_:)`), else 0…1 values.
     ///
     /// - Complexity: O(file size); memory O(`chunkPoints`) on the streaming path.
     package static func forEachPointChunk(path: String, chunkPoints: Int = 1 << 18, _ body: (PointChunk) throws -> Void) throws -> Int {
@@ -29,8 +31,9 @@ extension PLYReader {
         if let count = try streamPoints(path: path, chunkPoints: chunkPoints, body) { return count }
         let ply = try read(path: path)
         let cloud = try ply.cloud(file: path)
-        if let c = ply.vertexColorProperties, case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values,
-           case .uint8(let b) = c.blue.values, r.count == cloud.count {
+        if let c = ply.vertexColorProperties, PLYCloudLayout.codes([c.red, c.green, c.blue].map(\.values.scalarType)),
+           case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values, case .uint8(let b) = c.blue.values,
+           r.count == cloud.count {
             try body(PointChunk(positions: cloud.positions, codes: (0 ..< r.count).map { SIMD3(r[$0], g[$0], b[$0]) }, colors: nil))
         } else {
             try body(PointChunk(positions: cloud.positions, codes: nil, colors: cloud.colors))
@@ -53,43 +56,9 @@ extension PLYReader {
             limit *= 4
         }
         guard let (header, dataOffset) = try? readHeader(bytes: prefix, file: path) else { return nil }
-        guard header.encoding != .ascii, !header.declaresBoxes, header[element: "face"] == nil,
-              let vertex = header[element: "vertex"] else { return nil }
-        // Every element fixed-size and inside the file; where the vertex records start.
-        var offset = dataOffset
-        var vertexOffset: Int?
-        var stride = 0
-        for e in header.elements {
-            var bytes = 0
-            for p in e.properties {
-                guard case .scalar(let t) = p.type else { return nil }
-                bytes += t.size
-            }
-            if e.name == "vertex", vertexOffset == nil { vertexOffset = offset; stride = bytes }
-            let (total, overflow) = e.count.multipliedReportingOverflow(by: bytes)
-            guard !overflow, total <= size - offset else { return nil }
-            offset += total
-        }
-        guard let start = vertexOffset, stride > 0 else { return nil }
-        func field(_ name: String) -> (offset: Int, type: PLYScalarType)? {
-            var at = 0
-            for p in vertex.properties {
-                if p.name == name { return (at, p.type.valueType) }
-                at += p.type.valueType.size
-            }
-            return nil
-        }
-        let floats: Set<PLYScalarType> = [.float32, .float64]
-        guard let x = field("x"), let y = field("y"), let z = field("z"),
-              floats.contains(x.type), floats.contains(y.type), floats.contains(z.type) else { return nil }
-        var channels: [(offset: Int, type: PLYScalarType)]?
-        if let (r, g, b) = header.vertexColorProperties {
-            let found = [r, g, b].compactMap { field($0.name) }
-            guard found.count == 3, found.allSatisfy({ $0.type == .uint8 }) || found.allSatisfy({ $0.type == .float32 }) else { return nil }
-            channels = found
-        }
-        let swap = header.encoding == .binaryBigEndian
-        let n = vertex.count
+        guard let layout = PLYCloudLayout(header, dataBytes: size - dataOffset) else { return nil }
+        let start = dataOffset + layout.start, stride = layout.stride
+        let n = layout.count
         var buffer = [UInt8](repeating: 0, count: min(n, chunkPoints) * stride)
         var done = 0
         while done < n {
@@ -101,33 +70,9 @@ extension PLYReader {
             }
             let chunk = buffer.withUnsafeBytes { raw -> PointChunk in
                 let records = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[..<bytes])).records(stride: stride, count: m)
-                @inline(__always) func value(_ i: Int, _ f: (offset: Int, type: PLYScalarType)) -> Float {
-                    f.type == .float64 ? Float(Double(bitPattern: records.load(UInt64.self, record: i, offset: f.offset, byteSwapped: swap)))
-                        : Float(bitPattern: records.load(UInt32.self, record: i, offset: f.offset, byteSwapped: swap))
-                }
-                let positions = [SIMD3<Float>](unsafeUninitializedCapacity: m) { out, initialized in
-                    for i in 0 ..< m { out[i] = SIMD3(value(i, x), value(i, y), value(i, z)) }
-                    initialized = m
-                }
-                guard let c = channels else {
-                    return PointChunk(positions: positions, codes: nil, colors: Array(repeating: SIMD3(1, 1, 1), count: m))
-                }
-                if c[0].type == .uint8 {
-                    let codes = [SIMD3<UInt8>](unsafeUninitializedCapacity: m) { out, initialized in
-                        for i in 0 ..< m {
-                            out[i] = SIMD3(records.load(UInt8.self, record: i, offset: c[0].offset, byteSwapped: false),
-                                           records.load(UInt8.self, record: i, offset: c[1].offset, byteSwapped: false),
-                                           records.load(UInt8.self, record: i, offset: c[2].offset, byteSwapped: false))
-                        }
-                        initialized = m
-                    }
-                    return PointChunk(positions: positions, codes: codes, colors: nil)
-                }
-                let colors = [SIMD3<Float>](unsafeUninitializedCapacity: m) { out, initialized in
-                    for i in 0 ..< m { out[i] = SIMD3(value(i, c[0]), value(i, c[1]), value(i, c[2])) }
-                    initialized = m
-                }
-                return PointChunk(positions: positions, codes: nil, colors: colors)
+                let positions = layout.positions(records)
+                if let codes = layout.codes(records) { return PointChunk(positions: positions, codes: codes, colors: nil) }
+                return PointChunk(positions: positions, codes: nil, colors: layout.colors(records))
             }
             try body(chunk)
             done += m

@@ -19,6 +19,8 @@ package protocol PLYScalar: Sendable, Equatable, CustomStringConvertible {
     var bits: Bits { get }
     /// The value exactly as a Double.
     var double: Double { get }
+    /// The value as a Float (rounded for `double` and large integers; a `float` as it is).
+    var float: Float { get }
     /// `value`, which must fit the type (as the reader checks before it converts).
     init(fitting value: Double)
     /// The value as a colour channel in 0…1: integers divided by their type's maximum, floats
@@ -91,6 +93,7 @@ extension Float: PLYScalar {
     package var bits: UInt32 { bitPattern }
     package var double: Double { Double(self) }
     package init(fitting value: Double) { self.init(value) }
+    package var float: Float { self }
     package var unitChannel: Float { self }
     package static func floats(_ values: [Float]) -> [Float] { values }
 }
@@ -111,9 +114,19 @@ extension PLYScalar {
     /// Bytes a value in binary files.
     package static var byteCount: Int { MemoryLayout<Bits>.size }
 
+    package var float: Float { Float(double) }
+
+    /// The value as a count of views (`PLYFile.viewsName`): integers exactly, negatives 0, past
+    /// `UInt32.max` the maximum; floating-point values as Floats, rounded (`PLYFile.viewCount`).
+    package var viewCount: UInt32 {
+        guard Self.integerRange != nil else { return PLYFile.viewCount(float) }
+        let d = double
+        return d <= 0 ? 0 : d >= 4_294_967_295 ? .max : UInt32(d)
+    }
+
     package static func doubles(_ values: [Self]) -> [Double] { values.map(\.double) }
 
-    package static func floats(_ values: [Self]) -> [Float] { values.map { Float($0.double) } }
+    package static func floats(_ values: [Self]) -> [Float] { values.map(\.float) }
 
     package static func unitChannels(_ values: [Self]) -> [Float] { values.map(\.unitChannel) }
 
@@ -157,6 +170,8 @@ package protocol PLYValues: Sendable {
     var floats: [Float] { get }
     /// Every value as a colour channel in 0…1 (see `PLYScalar.unitChannel`).
     var unitChannels: [Float] { get }
+    /// Every value as a count of views (see `PLYScalar.viewCount`).
+    var viewCounts: [UInt32] { get }
 }
 
 extension Array: PLYValues where Element: PLYScalar {
@@ -165,6 +180,7 @@ extension Array: PLYValues where Element: PLYScalar {
     package var doubles: [Double] { Element.doubles(self) }
     package var floats: [Float] { Element.floats(self) }
     package var unitChannels: [Float] { Element.unitChannels(self) }
+    package var viewCounts: [UInt32] { map(\.viewCount) }
 }
 
 /// Values appended one at a time while a file is read, in their own type.
