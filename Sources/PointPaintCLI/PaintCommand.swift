@@ -27,14 +27,8 @@ struct PaintCommand: ParsableCommand {
     @OptionGroup var capture: CaptureArgument
     @Option(name: .shortAndLong, help: "File to write: .ply or .las; with --voxel-size also .ppstore (an exact store, to merge later).")
     var output: String
-    @Option(help: "Frames to use: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
-    var frames: FrameRange?
-    @Option(help: "Use every Nth frame.")
-    var every = 1
-    @Option(help: "How the camera image is read between pixels.")
-    var interpolation: Interpolation = .bilinear
-    @Option(help: "Threads that load and observe frames (default: all cores).")
-    var threads: Int?
+    @OptionGroup var selection: FrameSelectionOptions
+    @OptionGroup var sampling: SamplingOptions
     @Option(help: "Voxel edge length in metres: paint voxels instead of the cloud's own points (default: one vertex a point).")
     var voxelSize: Double?
     @Option(help: "Distance between neighbouring points, metres, for the z-buffer's footprints (default: the voxel size, else estimated).")
@@ -72,11 +66,7 @@ struct PaintCommand: ParsableCommand {
         if kind == .las, qualityProperties {
             throw ValidationError("--quality-properties adds PLY properties (or a store's sums of squares), not LAS ones: write a .ply or .ppstore instead of \(output)")
         }
-        if every < 1 { throw ValidationError("--every must be at least 1") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let voxelSize, !(voxelSize > 0 && Float(voxelSize) >= .leastNormalMagnitude && Float(voxelSize).isFinite) {
-            throw ValidationError("--voxel-size must be a positive number from \(Float.leastNormalMagnitude) to \(Float.greatestFiniteMagnitude), found \(voxelSize)")
-        }
+        try VoxelOptions.validate(voxelSize: voxelSize)
         if kind == .ppstore, accumulate == .best {
             throw ValidationError("a .ppstore file keeps sums, not one best observation a voxel: write --accumulate best to a .ply or .las, or use mean for \(output)")
         }
@@ -95,23 +85,10 @@ struct PaintCommand: ParsableCommand {
         let start = Date()
         let cloud = try PaintCloud.read(path: cloudPath)
         let source = try CaptureFormat.open(capture.path, format: capture.sourceFormat)
-        var options = CloudPainter.Options()
-        options.frames = frames?.range
-        options.every = every
-        options.interpolation = interpolation
-        if let threads { options.threads = threads }
-        options.visibility = visibility
-        options.accumulate = accumulate
-        options.weighted = weights.map { $0 == .on }
-        options.unseen = unseen
-        options.voxelSize = voxelSize.map { Float($0) }
-        options.pointSpacing = pointSpacing.map { Float($0) }
-        options.qualityProperties = qualityProperties
+        var options = painterOptions
         var painter = try CloudPainter(cloud: cloud, source: source, options: options)
         let indices = painter.frameIndices
-        guard !indices.isEmpty else {
-            throw CommandError("\(capture.path): --frames: no frames to paint from: the capture has \(source.frameCount)")
-        }
+        try FrameSelectionOptions.requireFrames(indices.count, of: capture.path, frameCount: source.frameCount)
         if exposure == .auto {
             options.gains = try painter.solveExposure()
             painter = try CloudPainter(cloud: cloud, source: source, options: options)
@@ -143,6 +120,22 @@ struct PaintCommand: ParsableCommand {
         }
         let seconds = Date().timeIntervalSince(start)
         print(Self.summary(result, cloud: cloud, painter: painter, seconds: seconds, output: output))
+    }
+
+    /// The library's painting options the command line describes (without exposure gains,
+    /// which are solved from the frames).
+    var painterOptions: CloudPainter.Options {
+        var options = CloudPainter.Options()
+        selection.apply(to: &options)
+        sampling.apply(to: &options)
+        options.visibility = visibility
+        options.accumulate = accumulate
+        options.weighted = weights.map { $0 == .on }
+        options.unseen = unseen
+        options.voxelSize = voxelSize.map { Float($0) }
+        options.pointSpacing = pointSpacing.map { Float($0) }
+        options.qualityProperties = qualityProperties
+        return options
     }
 
     /// The lines printed after painting.

@@ -1,18 +1,13 @@
 import ArgumentParser
 import PointPaint
 
-/// The options that shape a replayed cloud, shared by `replay` and `view`: which frames, how they
-/// are sampled, on how many threads, and the voxel grid. Each is optional, so `view` can tell
-/// which were given for a PLY file, where none applies.
+/// The options that shape a replayed cloud, shared by `replay` and `view`: which frames
+/// (`FrameSelectionOptions`), how they are sampled and on how many threads (`SamplingOptions`;
+/// both groups `paint` takes too), where the points come from, and the voxel grid. Each is
+/// optional, so `view` can tell which were given for a PLY file, where none applies.
 struct ReplayOptions: ParsableArguments {
-    @Option(help: "Frames to replay: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
-    var frames: FrameRange?
-    @Option(help: "Replay every Nth frame (default: 1).")
-    var every: Int?
-    @Option(help: "How the camera image is read between pixels (default: bilinear).")
-    var interpolation: Interpolation?
-    @Option(help: "Threads that load and sample frames (default: all cores).")
-    var threads: Int?
+    @OptionGroup var selection: FrameSelectionOptions
+    @OptionGroup var sampling: SamplingOptions
     @Option(help: "Where a frame's points come from: its feature points, its depth map, or the recording's own point cloud (default: auto, feature points where a frame has them, else depth).")
     var points: CaptureReplay.PointSource?
     @Option(help: "Depth pixels below this confidence make no points (default: high).")
@@ -24,8 +19,6 @@ struct ReplayOptions: ParsableArguments {
     @OptionGroup var grid: VoxelOptions
 
     func validate() throws {
-        if let every, every < 1 { throw ValidationError("--every must be at least 1") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let maxDepth, !(maxDepth > 0 && maxDepth.isFinite) { throw ValidationError("--max-depth must be a positive number of metres, found \(maxDepth)") }
         if let depthStride, depthStride < 1 { throw ValidationError("--depth-stride must be at least 1") }
     }
@@ -33,12 +26,11 @@ struct ReplayOptions: ParsableArguments {
     /// The first of these options given on the command line, as it is spelled there.
     var firstGiven: String? {
         let given: [(String, Bool)] = [
-            ("--frames", frames != nil), ("--every", every != nil), ("--interpolation", interpolation != nil),
-            ("--threads", threads != nil), ("--points", points != nil), ("--min-confidence", minConfidence != nil),
+            ("--points", points != nil), ("--min-confidence", minConfidence != nil),
             ("--max-depth", maxDepth != nil), ("--depth-stride", depthStride != nil),
             ("--voxel-size", grid.voxelSize != nil), ("--accumulate", grid.accumulate != nil),
         ]
-        return given.first { $0.1 }?.0
+        return selection.firstGiven ?? sampling.firstGiven ?? given.first { $0.1 }?.0
     }
 
     /// The replay of the capture at `path` (read as `format`, or as the format its files show)
@@ -47,21 +39,23 @@ struct ReplayOptions: ParsableArguments {
     /// - Throws: the capture's errors, and a `CommandError` when the options select no frame.
     func replay(of path: String, format: CaptureFormat? = nil, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
         let source = try CaptureFormat.open(path, format: format)
+        let replay = try CaptureReplay(source: source, options: options(grade: grade, shard: shard))
+        try FrameSelectionOptions.requireFrames(replay.selectedFrames.count, of: path, frameCount: source.frameCount)
+        return replay
+    }
+
+    /// The library's replay options these options describe, applying `grade` to every sample,
+    /// limited to `shard` of the frames they select.
+    func options(grade: ColorCube? = nil, shard: Shard? = nil) -> CaptureReplay.Options {
         var options = CaptureReplay.Options()
-        options.frames = frames?.range
-        options.every = every ?? 1
-        options.interpolation = interpolation ?? .bilinear
-        if let threads { options.threads = threads }
+        selection.apply(to: &options)
+        sampling.apply(to: &options)
         options.grade = grade
         options.points = points ?? .auto
         if let minConfidence { options.depth.minimumConfidence = minConfidence }
         if let maxDepth { options.depth.maximumDepth = Float(maxDepth) }
         if let depthStride { options.depth.stride = depthStride }
         options.shard = shard
-        let replay = try CaptureReplay(source: source, options: options)
-        guard !replay.selectedFrames.isEmpty else {
-            throw CommandError("\(path): --frames: no frames to replay: the capture has \(source.frameCount)")
-        }
-        return replay
+        return options
     }
 }

@@ -30,7 +30,7 @@ import Testing
 
     /// Parses `replay -o out.ply --frames TEXT` as the command line would.
     static func frames(_ text: String) throws -> Range<Int>? {
-        try Command.replay.parse(["--frames=\(text)"]).frames?.range
+        try Command.replay.parse(["--frames=\(text)"]).selection.frames?.range
     }
 
     /// The one-line message the tool prints for `--frames TEXT`, or nil when it parses.
@@ -54,14 +54,14 @@ import Testing
     @Test(arguments: Command.allCases)
     func noOptionMeansTheDefaults(command: Command) throws {
         let options = try command.parse([])
-        #expect(options.frames == nil && options.firstGiven == nil)
+        #expect(options.selection.frames == nil && options.firstGiven == nil)
         #expect(options.grid.size == VoxelOptions.defaultVoxelSize && options.grid.policy == .mean)
     }
 
     @Test("replay and view read the same options alike, a plain number included", arguments: Command.allCases)
     func sameInBoth(command: Command) throws {
         let options = try command.parse(["--frames", "2..<9", "--every", "3", "--interpolation", "nearest", "--voxel-size", "0.5"])
-        #expect(options.frames?.range == 2 ..< 9 && options.every == 3 && options.interpolation == .nearest)
+        #expect(options.selection.frames?.range == 2 ..< 9 && options.selection.every == 3 && options.sampling.interpolation == .nearest)
         #expect(options.grid.size == 0.5 && options.firstGiven == "--frames")
         #expect(command.refusal(["--frames", "2"])?.contains("expected A..B (inclusive), A..<B, A.. or ..B") == true)
         #expect(command.refusal(["--every", "0"])?.contains("--every must be at least 1") == true)
