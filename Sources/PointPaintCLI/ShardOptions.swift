@@ -15,7 +15,7 @@ extension Shard {
 /// `replay --shard K/N`: one part of a replay that many machines share.
 struct ShardOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Replay only part K of N of the selected frames (K, K+N, K+2N, …; K from 0), to merge later with the other parts (pointpaint merge). Write a .ppstore.",
+        "Replay only part K of N of the selected frames (K, K+N, K+2N, …; for a video, a contiguous run cut at a keyframe; K from 0), to merge later with the other parts (pointpaint merge). Write a .ppstore.",
         valueName: "K/N"), transform: { try Shard.argument($0, option: "--shard") })
     var shard: Shard?
 }

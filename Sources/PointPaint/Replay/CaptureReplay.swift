@@ -38,7 +38,8 @@ public struct CaptureReplay: Sendable {
         public var grade: ColorCube?
         /// Threads that load and sample frames; defaults to the active processor count.
         public var threads = ProcessInfo.processInfo.activeProcessorCount
-        /// Only part K of N of the frames selected above: the Kth, (K+N)th, … (nil: all). The
+        /// Only part K of N of the frames selected above: the Kth, (K+N)th, …, or for a video a
+        /// contiguous run of them (`frameIndices`); nil: all. The
         /// stores of all N parts merge into exactly the store of the whole replay.
         public var shard: Shard?
         /// Where each frame's points come from.
@@ -121,13 +122,16 @@ public struct CaptureReplay: Sendable {
     public let colorPolicy: SampleColorPolicy
     /// The recording's own cloud, read once, for `PointSource.cloud`; nil otherwise.
     private let cloud: [FeaturePoint]?
+    /// The frames of `options.shard` when the source decodes a video: a contiguous run
+    /// (`contiguousShard`); nil for round-robin shards or none.
+    private let contiguousFrames: [Int]?
 
     /// Creates a replay of `source` with `options`, reading the recording's own cloud when the
     /// points come from it.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames
     ///   (`countMismatch`) and the frames asked for (all, when `options.frames` is nil) reach past
     ///   what all of them have; `.missing` for `PointSource.cloud` when the source ships no cloud;
-    ///   the cloud file's errors.
+    ///   the cloud file's errors; with a shard, the errors of reading a video's keyframes.
     public init(source: any CaptureSource, options: Options = Options()) throws {
         self.source = source
         self.options = options
@@ -146,20 +150,56 @@ public struct CaptureReplay: Sendable {
         } else {
             cloud = nil
         }
+        if let shard = options.shard, let starts = try source.decodingStarts() {
+            let selected = Self.selectedFrames(options, frameCount: source.frameCount)
+            contiguousFrames = Self.contiguousShard(selected, starts: starts, shard: shard)
+        } else {
+            contiguousFrames = nil
+        }
     }
 
     /// The frame indices `options.frames` and `options.every` select, in order, before
     /// `options.shard` takes its part of them.
-    package var selectedFrames: [Int] {
-        let range = (options.frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
+    package var selectedFrames: [Int] { Self.selectedFrames(options, frameCount: source.frameCount) }
+
+    /// The frame indices `options.frames` and `options.every` select of `frameCount` frames.
+    private static func selectedFrames(_ options: Options, frameCount: Int) -> [Int] {
+        let range = (options.frames ?? 0 ..< frameCount).clamped(to: 0 ..< frameCount)
         return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
     }
 
-    /// The frame indices this replay visits, in order.
+    /// The frame indices this replay visits, in order. A shard of frames that load on their own
+    /// takes every Nth selected frame (K, K+N, …); a shard of a video recording takes a
+    /// contiguous run of them (`contiguousShard`), so that N shards decode the video about once
+    /// in all. Either way the shards' stores merge into exactly the whole replay's.
     public var frameIndices: [Int] {
+        if let contiguousFrames { return contiguousFrames }
         let selected = selectedFrames
         guard let shard = options.shard else { return selected }
         return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
+    }
+
+    /// Part `shard` of `selected` cut into contiguous runs: the N − 1 cuts fall as near as they
+    /// can to equal shares, but only where decoding can start afresh (before a selected frame
+    /// with a start of `starts` since the previous selected frame), so no two shards decode the
+    /// same group of frames. A video with fewer groups than shards leaves some shards empty.
+    package static func contiguousShard(_ selected: [Int], starts: [Int], shard: Shard) -> [Int] {
+        // Positions q where a cut may fall: a start lies in (selected[q − 1], selected[q]].
+        var cuts: [Int] = []
+        var s = 0
+        for q in 1 ..< max(selected.count, 1) {
+            while s < starts.count, starts[s] <= selected[q - 1] { s += 1 }
+            if s < starts.count, starts[s] <= selected[q] { cuts.append(q) }
+        }
+        var bounds = [0]
+        for j in 1 ..< shard.count {
+            let ideal = j * selected.count / shard.count
+            // The nearest allowed cut (the lower on a tie), never before the previous bound.
+            let nearest = cuts.min { abs($0 - ideal) < abs($1 - ideal) || (abs($0 - ideal) == abs($1 - ideal) && $0 < $1) }
+            bounds.append(max(bounds.last!, nearest ?? selected.count))
+        }
+        bounds.append(selected.count)
+        return Array(selected[bounds[shard.index] ..< max(bounds[shard.index], bounds[shard.index + 1])])
     }
 
     /// The bytes of decoded frames a replay keeps in flight at most, roughly: frames are loaded

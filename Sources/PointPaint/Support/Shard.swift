@@ -1,5 +1,6 @@
 /// Part `index` of `count` equal shares of some work, written `K/N` on the command line: the
-/// frames `K, K+N, K+2N, …` of a replay (`CaptureReplay.Options.shard`), or spatial region K of N
+/// frames `K, K+N, K+2N, …` of a replay, or a contiguous run of a video's frames
+/// (`CaptureReplay.Options.shard`, `CaptureReplay.frameIndices`), or spatial region K of N
 /// of a merge (`StoreMerge`).
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Which part, from 0.

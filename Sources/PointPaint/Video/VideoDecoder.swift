@@ -23,23 +23,29 @@ public final class VideoDecoder: @unchecked Sendable {
     /// The chosen video stream: codec, size, frame count and rate, colour description.
     public let info: VideoStreamInfo
 
-    private let handles: LibavHandles
-    private let lock = NSLock()
-    private let streamIndex: Int32
+    let handles: LibavHandles
+    let lock = NSLock()
+    let streamIndex: Int32
     private let pixelFormat: AVPixelFormat
     let layout: VideoPixelLayout
     private let timeBase: Double
     private let startTimestamp: Int64
     /// Frames the decoder has delivered, wanted or not: the index of the next one.
-    private var delivered = 0
+    var delivered = 0
     /// Packets of the stream read so far.
-    private var packetsRead = 0
+    var packetsRead = 0
     /// Set when the file ended before every packet the container lists: the count of packets read.
-    private var endedEarly: Int?
+    var endedEarly: Int?
     /// The last picture's presentation timestamp, to check that pictures come out in order.
-    private var lastTimestamp: Int64?
-    private var draining = false
-    private var finished = false
+    var lastTimestamp: Int64?
+    var draining = false
+    var finished = false
+    /// After a seek: the frame index of each presentation timestamp, which numbers the pictures
+    /// from then on, and the frame the first picture must be (the keyframe sought).
+    var numbering: [Int64: Int]?
+    var expectedAfterSeek: Int?
+    /// Whether `handles.packet` holds the first packet after a seek, not yet sent.
+    var holdingPacket = false
 
     /// Opens `path` and prepares its best video stream for decoding on `threads` libavcodec
     /// frame threads (0: one per core, as libavcodec chooses).
@@ -185,8 +191,8 @@ extension VideoDecoder {
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 {
                 defer { av_frame_unref(frame) }
-                let index = delivered
-                delivered += 1
+                let index = try pictureIndex(frame.pointee)
+                delivered = index + 1
                 try checkPicture(frame.pointee, index: index)
                 guard wanted(index) else { continue }
                 return take(frame, index, time(of: frame.pointee, index: index))
@@ -208,7 +214,9 @@ extension VideoDecoder {
     private func feed() throws {
         let format = handles.format!, codec = handles.codec!, packet = handles.packet!
         while true {
-            let read = av_read_frame(format, packet)
+            // A seek's first packet, read to see where it landed, is sent first.
+            let read = holdingPacket ? 0 : av_read_frame(format, packet)
+            holdingPacket = false
             if read == cffmpeg_error_eof() {
                 if let listed = info.frameCount, packetsRead < listed { endedEarly = packetsRead }
                 draining = true

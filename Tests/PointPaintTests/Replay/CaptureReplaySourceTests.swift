@@ -172,6 +172,39 @@ import Testing
         #expect(pieces.allSatisfy { $0.lowerBound % stride == 0 && ($0.count + stride - 1) / stride * (64 / stride) <= max(100, 64 / stride) })
     }
 
+    @Test("a video's shards are contiguous runs from its keyframes, decoded once in all, merging to the whole")
+    func videoShardsAreContiguousAndExact() throws {
+        let dir = try StrayCaptureTests.video.copy()
+        try FileManager.default.removeItem(atPath: dir.file("rgb.mp4"))
+        // A keyframe every 2 frames, B-frames between (lossless HEVC, as the other video tests).
+        let codec = StrayCaptureTests.hevc.map { $0.replacingOccurrences(of: "scenecut=0", with: "scenecut=0:keyint=2:min-keyint=2") }
+        try StrayCaptureTests.encodeVideo(to: dir.file("rgb.mp4"), codec: codec)
+        let source = try StrayCapture(path: dir.path)
+        #expect(try source.decodingStarts() == [0, 2])
+        func replay(_ configure: (inout CaptureReplay.Options) -> Void) throws -> (indices: [Int], store: SceneStore) {
+            var options = CaptureReplay.Options()
+            configure(&options)
+            let replay = try CaptureReplay(source: source, options: options)
+            var store = SceneStore(voxelSize: 0.01)
+            try replay.run(into: &store)
+            return (replay.frameIndices, store)
+        }
+        let whole = try replay { _ in }
+        for threads in [1, 2] {
+            let parts = try (0 ..< 2).map { k in try replay { $0.shard = Shard(index: k, count: 2); $0.threads = threads } }
+            #expect(parts.map(\.indices) == [[0, 1], [2, 3]])
+            var merged = parts[0].store
+            merged.merge(parts[1].store)
+            #expect(merged.cloud() == whole.store.cloud(), "\(threads) threads")
+        }
+        // Frames from the middle start at the keyframe before them: the same samples.
+        let middle = try replay { $0.frames = 3 ..< 4 }
+        var alone = SceneStore(voxelSize: 0.01)
+        let all = try CaptureReplay(source: source, options: CaptureReplay.Options())
+        alone.add(points: try all.samples(ofFrame: 3).positions, colors: try all.samples(ofFrame: 3).colors, frame: 3)
+        #expect(middle.indices == [3] && middle.store.cloud() == alone.cloud())
+    }
+
     @Test func countsThatDisagreeRefuseAReplayThatNeedsTheMissingFrames() throws {
         let dir = try StrayCaptureTests.jpegFrames.copy()
         try FileManager.default.removeItem(atPath: dir.file("rgb/000003.jpg"))

@@ -7,6 +7,9 @@ extension CaptureSource {
     /// No JPEG files, unless a source stores frames as JPEG.
     public func jpegData(at index: Int) throws -> [UInt8]? { nil }
 
+    /// Every frame loads on its own, unless a source decodes a video.
+    public func decodingStarts() throws -> [Int]? { nil }
+
     /// Loads `indices` through `frame(at:)`, a batch of frames at a time on up to `threads`
     /// threads, and hands them out in order.
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {

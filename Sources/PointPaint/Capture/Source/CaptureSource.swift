@@ -38,6 +38,11 @@ public protocol CaptureSource: Sendable {
     /// Loads the frames `indices` (increasing) for a replay, in that order, using up to
     /// `threads` threads to load ahead.
     func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence
+    /// The frames at which loading can start without decoding earlier ones, in order, when
+    /// frames depend on those before them (a video: the first frame of each keyframe's group);
+    /// nil when any frame loads on its own (separate files). Shards of a replay are contiguous
+    /// runs that begin at these (`CaptureReplay.frameIndices`).
+    func decodingStarts() throws -> [Int]?
 }
 
 /// The time and camera of one frame.

@@ -43,12 +43,21 @@ final class StrayVideoFrames: CaptureFrameSequence {
         let valid = indices.firstIndex { !(0 ..< source.frameCount).contains($0) } ?? indices.count
         let wanted = Array(indices[..<valid])
         let numbers = wanted.map { source.frameNumbers[$0] }
+        // Frames that skip ahead of the next to decode (`--frames`, a shard, `--every`) start from
+        // the keyframe before them, when that is past where decoding stands.
+        let skips = zip(numbers, [-1] + numbers).contains { $0 > $1 + 1 }
         images = OrderedProducer(capacity: Self.imagesAhead, name: "Stray video") { emit in
+            let keyframes = skips ? try VideoKeyframes.read(path: video, ignoreEditList: true) : nil
             var decoder: VideoDecoder?
             var last = Int.max
             for (index, number) in zip(wanted, numbers) {
                 if decoder == nil || number <= last {
                     decoder = try VideoDecoder(path: video, threads: decoderThreads, maximumDimension: StrayCapture.maximumDimension, ignoreEditList: true)
+                    last = -1
+                }
+                if let keyframes {
+                    let key = keyframes.keyframe(before: number)
+                    if key.frame > last + 1 { try decoder!.seek(to: key, in: keyframes) }
                 }
                 last = number
                 guard emit(try StrayCapture.videoImage(decoder!, frameNumber: number, index: index, file: video)) else { return }

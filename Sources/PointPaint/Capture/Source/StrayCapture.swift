@@ -182,6 +182,21 @@ public struct StrayCapture: CaptureSource {
     /// reference pictures, and the replay's own threads cannot always fill that time (a
     /// 300-frame 1920×1440 HEVC replay on 2 cores: faster with 3 frame threads than with 2 in 7
     /// of 8 alternating runs, medians 0.1–0.35 s apart on a noisy machine; Benchmarks/README.md).
+    /// For `rgb.mp4`: the first frame of the capture at or after each keyframe of the video
+    /// (`VideoKeyframes`, one pass over its packets); nil for frames in `rgb/`, or a video whose
+    /// packets do not allow exact seeking.
+    public func decodingStarts() throws -> [Int]? {
+        guard let video, let keyframes = try VideoKeyframes.read(path: video, ignoreEditList: true) else { return nil }
+        var starts: [Int] = []
+        var next = 0
+        for key in keyframes.frames {
+            // frameNumbers increase: the first frame whose video sample is at or after the key.
+            while next < frameNumbers.count, frameNumbers[next] < key { next += 1 }
+            if next < frameNumbers.count, starts.last != next { starts.append(next) }
+        }
+        return starts
+    }
+
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {
         guard let video else { return ParallelFrameLoader(source: self, indices: indices, threads: threads) }
         return StrayVideoFrames(source: self, video: video, indices: indices, decoderThreads: threads <= 1 ? 1 : threads + 1)
