@@ -2,7 +2,7 @@ import Foundation
 
 /// What `pointpaint info` reports about a capture in PointPaint's format: its geometry, encoding,
 /// timing, feature-point and depth statistics, size on disk, the reader's notes and any problems
-/// found while reading every frame's points.
+/// found while reading every frame's points (and, in a wide-colour capture, sampling its frames).
 public struct CaptureSummary: Sendable {
     /// The capture directory.
     public var directory: String
@@ -33,8 +33,14 @@ public struct CaptureSummary: Sendable {
     public var depth: (frames: Int, sizes: [String])
     /// The reader's notes (`CaptureReader.notes`): the pose convention, how frames are stored.
     public var notes: [String]
+    /// Frames the wide-colour count leaves out because they could not be sampled (an image that
+    /// fails to decode: only its header is checked before), in order; each one's error is among
+    /// `problems`. Empty when none, and for sRGB captures.
+    public var unsampledFrames: [Int] = []
 
-    /// Reads the capture's manifest and every point file (images are checked, not decoded).
+    /// Reads the capture's manifest and every point file (images are checked, not decoded). A
+    /// capture in primaries other than sRGB whose files check out then has every frame sampled
+    /// as a replay would, for `wideColor`; a frame that fails is counted in `unsampledFrames`.
     public init(reader: CaptureReader) {
         directory = reader.directory
         image = reader.imageInfo
@@ -76,18 +82,30 @@ public struct CaptureSummary: Sendable {
         if totalPoints > 0, visible * 2 < totalPoints {
             problems.append("only \(visible) of \(totalPoints) feature points project into their frame's image: check the camera transforms")
         }
-        self.problems = problems
         bytesOnDisk = Self.diskUsage(reader.directory)
-        if image.primaries != .srgb, problems.isEmpty, let replay = try? CaptureReplay(source: reader) {
-            // Sample every visible point as a replay would, counting the out-of-gamut colours.
-            var samples = 0, outside = 0
-            for index in frames.indices {
-                guard let frame = try? replay.samples(ofFrame: index) else { continue }
-                samples += frame.colors.count
-                outside += frame.statistics.outOfSRGB
+        if image.primaries != .srgb, problems.isEmpty {
+            // Sample every visible point as a replay would, counting the out-of-gamut colours. A
+            // frame that cannot be sampled is left out of the count, and its error is a problem
+            // (a replay would stop there); a replay that cannot start leaves no count.
+            do {
+                let replay = try CaptureReplay(source: reader)
+                var samples = 0, outside = 0
+                for index in frames.indices {
+                    do {
+                        let frame = try replay.samples(ofFrame: index)
+                        samples += frame.colors.count
+                        outside += frame.statistics.outOfSRGB
+                    } catch {
+                        unsampledFrames.append(index)
+                        problems.append("left out of the wide-colour count: \(error)")
+                    }
+                }
+                wideColor = (samples, outside)
+            } catch {
+                problems.append("no wide-colour count: \(error)")
             }
-            wideColor = (samples, outside)
         }
+        self.problems = problems
     }
 
     private static func diskUsage(_ directory: String) -> Int {
@@ -125,7 +143,8 @@ public struct CaptureSummary: Sendable {
         lines.append("on disk:      \(bytes(bytesOnDisk))")
         if let wideColor {
             let share = 100 * Double(wideColor.outsideSRGB) / Double(max(wideColor.samples, 1))
-            lines.append("wide colour:  \(wideColor.outsideSRGB) of \(wideColor.samples) samples (\(String(format: "%.1f", share))%) lie outside sRGB")
+            let left = unsampledFrames.isEmpty ? "" : "; \(unsampledFrames.count) of \(frameCount) frames could not be sampled (see problems)"
+            lines.append("wide colour:  \(wideColor.outsideSRGB) of \(wideColor.samples) samples (\(String(format: "%.1f", share))%) lie outside sRGB\(left)")
         }
         lines.append("notes:")
         lines += notes.map { "  - \($0)" }
