@@ -95,12 +95,12 @@ package struct PLYCloudLayout: Sendable, Equatable {
 
     // MARK: decoding
 
-    /// Field `f` of record `i` as a Float: `PLYScalar.float`, or `unitChannel` when `unit`.
+    /// Field `f` of record `i`, loaded as its type and handed to `convert`: one switch over the
+    /// types for every conversion (specialised for each, so no existential is involved).
     @inline(__always)
-    private func value(_ records: ByteCursor.Records, _ i: Int, _ f: Field, unit: Bool) -> Float {
-        @inline(__always) func get<T: PLYScalar>(_: T.Type) -> Float {
-            let v = T(bits: records.load(T.Bits.self, record: i, offset: f.offset, byteSwapped: byteSwapped))
-            return unit ? v.unitChannel : v.float
+    private func field<C: FieldConversion>(_ records: ByteCursor.Records, _ i: Int, _ f: Field, _ convert: C) -> C.Result {
+        @inline(__always) func get<T: PLYScalar>(_: T.Type) -> C.Result {
+            convert(T(bits: records.load(T.Bits.self, record: i, offset: f.offset, byteSwapped: byteSwapped)))
         }
         switch f.type {
         case .int8: return get(Int8.self)
@@ -114,22 +114,16 @@ package struct PLYCloudLayout: Sendable, Equatable {
         }
     }
 
+    /// Field `f` of record `i` as a Float: `PLYScalar.float`, or `unitChannel` when `unit`.
+    @inline(__always)
+    private func value(_ records: ByteCursor.Records, _ i: Int, _ f: Field, unit: Bool) -> Float {
+        field(records, i, f, AsFloat(unit: unit))
+    }
+
     /// Field `f` of record `i` as a view count (`PLYScalar.viewCount`).
     @inline(__always)
     private func viewCount(_ records: ByteCursor.Records, _ i: Int, _ f: Field) -> UInt32 {
-        @inline(__always) func get<T: PLYScalar>(_: T.Type) -> UInt32 {
-            T(bits: records.load(T.Bits.self, record: i, offset: f.offset, byteSwapped: byteSwapped)).viewCount
-        }
-        switch f.type {
-        case .int8: return get(Int8.self)
-        case .uint8: return get(UInt8.self)
-        case .int16: return get(Int16.self)
-        case .uint16: return get(UInt16.self)
-        case .int32: return get(Int32.self)
-        case .uint32: return get(UInt32.self)
-        case .float32: return get(Float.self)
-        case .float64: return get(Double.self)
-        }
+        field(records, i, f, AsViewCount())
     }
 
     /// The vertex records of the file's data, which begins at `data` (and holds them: `init`
@@ -197,4 +191,21 @@ package struct PLYCloudLayout: Sendable, Equatable {
             initialized = n
         }
     }
+}
+
+/// A conversion of one PLY scalar of any type (`PLYCloudLayout.field`).
+private protocol FieldConversion {
+    associatedtype Result
+    func callAsFunction<T: PLYScalar>(_ value: T) -> Result
+}
+
+/// A scalar as a Float: as it is, or as a colour channel scaled by its type (`unitChannel`).
+private struct AsFloat: FieldConversion {
+    let unit: Bool
+    @inline(__always) func callAsFunction<T: PLYScalar>(_ value: T) -> Float { unit ? value.unitChannel : value.float }
+}
+
+/// A scalar as a view count (`PLYScalar.viewCount`).
+private struct AsViewCount: FieldConversion {
+    @inline(__always) func callAsFunction<T: PLYScalar>(_ value: T) -> UInt32 { value.viewCount }
 }
