@@ -143,6 +143,9 @@ struct SourceJSON {
         return rest.isEmpty
     }
 
+    /// The most characters of Foundation's reason a syntax error shows.
+    static let longestReason = 120
+
     /// Where and why the text does not parse. `JSONDecoder` does not say, so the text is parsed
     /// once more with `JSONSerialization`, whose message names a byte offset.
     private static func syntaxError(_ data: Data, file: String) -> PointPaintError {
@@ -159,6 +162,9 @@ struct SourceJSON {
             reason.removeSubrange(range)
         }
         reason = reason.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercasedFirst
+        // Foundation's reason can quote the file's text whole (a number of a thousand digits):
+        // cut it as quoted text is cut, so the error stays one short line.
+        if reason.count > Self.longestReason { reason = reason.prefix(Self.longestReason) + "… (\(reason.count - Self.longestReason) more characters)" }
         return PointPaintError(.malformed, file: file, place: place, "expected JSON, found text that does not parse (\(reason))")
     }
 }

@@ -24,6 +24,16 @@ import Testing
         #expect(error.kind == .malformed && error.message.hasPrefix("expected a number, found '"), "\(error)")
     }
 
+    /// Found by fuzzing (record3d-metadata, 5.4 M inputs in, Tests/Fuzz/Regressions): Foundation's
+    /// reason for a syntax error quoted a number of a thousand digits whole, making an error line
+    /// of 1,121 characters; the reason is cut at `longestReason`.
+    @Test func aSyntaxErrorQuotingALongNumberStaysOneShortLine() throws {
+        let text = "[" + String(repeating: "6", count: 400) + "1e9996" + String(repeating: "6", count: 600) + "]"
+        let error = try #require(throws: PointPaintError.self) { try SourceJSON(bytes: Array(text.utf8), file: "metadata.json") }
+        #expect(error.kind == .malformed && error.description.count < 400, "\(error.description.count): \(error)")
+        #expect(error.message.hasPrefix("expected JSON, found text that does not parse ("), "\(error)")
+    }
+
     /// Found by fuzzing (polycam-camera and record3d-metadata, Tests/Fuzz/Regressions): a document
     /// ending in a number of 19 digits or more, or in a number after a comment, made Foundation's
     /// JSON5 scanner read the byte after the text and trap when that byte was a digit or a point,
