@@ -34,7 +34,7 @@ extension PaintAccumulator {
             var unseen: [Int: StoredVoxel] = [:]
             for (p, slot) in slotOfPoint.enumerated() where Int(slot) < cells.count && slotObservations[Int(slot)] == 0 {
                 let color = SRGBTransfer.decode(cloud.colors?[p] ?? .zero)
-                let c = Self.fixed(color), c2 = Self.fixedSquare(color)
+                let c = FixedPointColor.rounded(color), c2 = FixedPointColor.roundedSquare(color)
                 var v = unseen[Int(slot)] ?? StoredVoxel(code: VoxelKey.mortonCode(packed: cells[Int(slot)]), r: 0, g: 0, b: 0,
                                                          count: 0, first: 0, last: 0)
                 v.r &+= c.x

@@ -1,7 +1,7 @@
 /// Accumulates the observations of a painting into slots: one a point, or one a voxel when
 /// painting into voxels with weights, `best` or the colour spread (each point's voxel found once,
-/// the points being fixed). A slot keeps Σ w · colour in the store's fixed point times
-/// whole-number weights (so the mean does not depend on float rounding order and painted halves
+/// the points being fixed). A slot keeps Σ w · colour in the store's fixed point
+/// (`FixedPointColor.rounded`) times whole-number weights (so the mean does not depend on float rounding order and painted halves
 /// add up exactly), Σ w, and for the spread Σ w · colour². Plain voxels (unweighted mean, latest,
 /// first) go to a `SceneStore` instead, which can be written as an exact store. Either way it
 /// counts the views of every point, to tell seen points from unseen ones.
@@ -79,40 +79,6 @@ struct PaintAccumulator {
     /// Points seen at least once.
     var seenCount: Int { views.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
 
-    /// The fixed-point code of a linear colour (`SceneStore.fixedPointScale`), each channel
-    /// clamped to ±64 as a store's samples are (so a voxel's sums stay within what a store file's
-    /// reader accepts), NaN as 0.
-    @inline(__always)
-    static func fixed(_ c: SIMD3<Float>) -> SIMD3<Int64> {
-        let scaled = SIMD3<Double>(c) * SceneStore.fixedPointScale
-        return SIMD3(code(scaled.x, limit: colourLimit), code(scaled.y, limit: colourLimit), code(scaled.z, limit: colourLimit))
-    }
-
-    /// The fixed-point code of a linear colour's square, channel-wise, the colour clamped to ±64
-    /// first (so the square to 4096), NaN as 0.
-    @inline(__always)
-    static func fixedSquare(_ c: SIMD3<Float>) -> SIMD3<Int64> {
-        let scaled = SIMD3<Double>(c * c) * SceneStore.fixedPointScale
-        return SIMD3(code(scaled.x, limit: squareLimit), code(scaled.y, limit: squareLimit), code(scaled.z, limit: squareLimit))
-    }
-
-    /// 64 and 64² in the store's fixed point.
-    static let colourLimit = 64 * SceneStore.fixedPointScale, squareLimit = 4096 * SceneStore.fixedPointScale
-
-    /// `v` rounded to the nearest integer, halves away from zero, within ±`limit` (a whole number
-    /// below 2⁵³; NaN as 0): `Int64(max(min(v.rounded(), limit), -limit))` without the libm call
-    /// (baseline x86-64 has no rounding instruction). Clamping first is the same (rounding is
-    /// monotonic and the limit a whole number); truncation and the exact remainder then round,
-    /// without branches (the remainder's side is as good as random, so a branch on it
-    /// mispredicts half the time).
-    @inline(__always)
-    static func code(_ v: Double, limit: Double) -> Int64 {
-        let c = v.isNaN ? 0 : max(min(v, limit), -limit)
-        let t = Int64(c)
-        let r = c - Double(t)  // exact: |t| < 2⁵³
-        return t &+ Int64(r >= 0.5 ? 1 : 0) &- Int64(r <= -0.5 ? 1 : 0)
-    }
-
     /// Adds one frame's observations (frames in increasing order), weighted by `weights`
     /// (1…255 each; empty: unweighted).
     mutating func add(points: [UInt32], colors: [SIMD3<Float>], weights: [UInt8] = [], frame: Int, cloud: PaintCloud) {
@@ -134,7 +100,7 @@ struct PaintAccumulator {
                         let i = Int(points[n])
                         precondition(i < count, "a point outside the cloud")
                         views[i] &+= 1
-                        sums[i].add(Self.fixed(colors[n]))
+                        sums[i].add(FixedPointColor.rounded(colors[n]))
                     }
                 }
             }
@@ -149,22 +115,22 @@ struct PaintAccumulator {
             let w = weights.isEmpty ? 1 : Int64(weights[n])
             switch accumulation {
             case .mean:
-                sums[i].add(Self.fixed(colors[n]) &* w)
+                sums[i].add(FixedPointColor.rounded(colors[n]) &* w)
             case .best:
                 // Strictly greater: among equal weights the earliest frame's stays.
                 if UInt64(w) > weightSums[i] {
-                    sums[i] = PackedSum(Self.fixed(colors[n]))
+                    sums[i] = PackedSum(FixedPointColor.rounded(colors[n]))
                     weightSums[i] = UInt64(w)
                 }
-            case .latest: sums[i] = PackedSum(Self.fixed(colors[n]))
-            case .first: if before == 0 { sums[i] = PackedSum(Self.fixed(colors[n])) }
+            case .latest: sums[i] = PackedSum(FixedPointColor.rounded(colors[n]))
+            case .first: if before == 0 { sums[i] = PackedSum(FixedPointColor.rounded(colors[n])) }
             }
             // Σ w for every policy but best (which keeps the best weight there): the spread's too.
             let spreadWeight = accumulation == .best ? 1 : w
             if accumulation != .best, !weightSums.isEmpty { weightSums[i] &+= UInt64(w) }
             if !moments.isEmpty {
-                moments[i].add(Self.fixed(colors[n]) &* spreadWeight)
-                squares[i].add(Self.fixedSquare(colors[n]) &* spreadWeight)
+                moments[i].add(FixedPointColor.rounded(colors[n]) &* spreadWeight)
+                squares[i].add(FixedPointColor.roundedSquare(colors[n]) &* spreadWeight)
             }
             if voxels {
                 let f = UInt32(clamping: frame)

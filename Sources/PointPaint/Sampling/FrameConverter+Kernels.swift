@@ -287,54 +287,20 @@ struct FramePlanes: @unchecked Sendable {
     // MARK: Bilinear (vector kernel)
 
     /// Converts row pairs `pairs` with bilinear chroma (siting per docs/DESIGN.md, "Texel positions
-    /// and chroma siting"; edges clamped).
+    /// and chroma siting"; edges clamped), in the passes every subsampling shares
+    /// (`convertSubsampled`), which for even 4:2:0 are:
     ///
-    /// Each row in three vector passes over scratch rows of `Int16` (which stay in L1):
     /// 1. vertical blend `3·near + far` of the two chroma rows, 16 bytes a step, in quarters;
     /// 2. horizontal upsampling to one Cb,Cr pair a pixel, 8 chroma pairs a step, in sixteenths
     ///    (exact: the weights are multiples of 1/4 on each axis);
-    /// 3. decode with 32-bit arithmetic in 16-bit fractions of a level, 8 pixels a step.
+    /// 3. decode with 32-bit arithmetic in 16-bit fractions of a level, 8 pixels a step,
     ///
-    /// The arithmetic is `convertBilinearScalar`'s with the constant terms folded together
-    /// (wrapping `Int32` sums, so the regrouping changes no bit); the output equals it exactly.
+    /// each over scratch rows of `Int16` (which stay in L1). The arithmetic is
+    /// `convertBilinearScalar`'s with the constant terms folded together (wrapping `Int32` sums,
+    /// so the regrouping changes no bit); the output equals it exactly.
     func convertBilinear(rowPairs pairs: Range<Int>, _ k: FrameConverterConstants) {
         precondition(pairs.lowerBound >= 0 && pairs.upperBound <= height / 2)
-        let cw = width / 2, ch = height / 2
-        let terms = BilinearTerms(k)
-        // Scratch, 2-byte units: the blended row with one clamped pair before and after and room
-        // for the upsampling's last step to read past it; the upsampled row with room for that
-        // step's writes; an RGBA row for rgb8.
-        let vCount = 2 * cw + 36, hCount = 2 * width + 32, rgbaCount = layout == .rgb8 ? 2 * width : 0
-        withUnsafeTemporaryAllocation(of: Int16.self, capacity: vCount + hCount + rgbaCount) { scratch in
-            let base = scratch.baseAddress!
-            base.initialize(repeating: 0, count: vCount + hCount + rgbaCount)
-            let v = base + 2, h = base + vCount, rgba = UnsafeMutableRawPointer(h + hCount)
-            for pair in pairs {
-                for half in 0 ..< 2 {
-                    let row = 2 * pair + half
-                    // As in the scalar model: rows pair−1, pair (¼, ¾) for an even row, pair, pair+1
-                    // (¾, ¼) for an odd one, clamped.
-                    let other = min(max(half == 0 ? pair - 1 : pair + 1, 0), ch - 1)
-                    Self.blendRows(near: chroma + pair * chromaStride, far: chroma + other * chromaStride, count: 2 * cw, into: v)
-                    // Clamped edges: pair −1 repeats pair 0, pair cw repeats pair cw − 1.
-                    v[-2] = v[0]; v[-1] = v[1]
-                    v[2 * cw] = v[2 * cw - 2]; v[2 * cw + 1] = v[2 * cw - 1]
-                    if k.leftSited {
-                        Self.upsampleRow(v, into: h, chromaWidth: cw, left: true)
-                    } else {
-                        Self.upsampleRow(v, into: h, chromaWidth: cw, left: false)
-                    }
-                    let y = luma + row * lumaStride
-                    switch layout {
-                    case .rgba8:
-                        decodeRow(y, h, output + row * width * 4, terms)
-                    case .rgb8:
-                        decodeRow(y, h, rgba, terms)
-                        dropAlpha(from: rgba, to: output + row * width * 3, pixels: width)
-                    }
-                }
-            }
-        }
+        convertSubsampled(rows: 2 * pairs.lowerBound ..< 2 * pairs.upperBound, subsampling: .yuv420, interpolation: .bilinear, k)
     }
 
     /// `convertBilinearScalar`'s decode constants, with the chroma centring (−2048 sixteenths)
@@ -429,19 +395,24 @@ struct FramePlanes: @unchecked Sendable {
 
     /// Decodes one row to RGBA from luma `y` and per-pixel Cb,Cr `h` (sixteenths, `Int16`
     /// pairs), 8 pixels a step, the last `width % 8` scalar.
-    @inline(__always)
+    ///
+    /// A function of its own, called once a row: inlined into the loops of `convertSubsampled`,
+    /// its vector conversions stayed calls. The step advances its three pointers, so that they
+    /// stay in registers.
+    @inline(never)
     func decodeRow(_ y: UnsafeRawPointer, _ h: UnsafeMutablePointer<Int16>, _ o: UnsafeMutableRawPointer, _ t: BilinearTerms) {
-        let hc = UnsafeRawPointer(h)
         let lumaExtra = SIMD8<Int32>(repeating: Int32(t.lumaExtra)), red = SIMD8<Int32>(repeating: Int32(t.red))
         let greenCb = SIMD8<Int32>(repeating: Int32(t.greenCb)), greenCr = SIMD8<Int32>(repeating: Int32(t.greenCr))
         let blue = SIMD8<Int32>(repeating: Int32(t.blue))
-        var x = 0
-        while x + 8 <= width {
-            let yv = SIMD8<Int32>(truncatingIfNeeded: y.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self))
+        let vectorPixels = width & ~7
+        var yp = y, hp = UnsafeRawPointer(h), op = o
+        let end = y + vectorPixels
+        while yp < end {
+            let yv = SIMD8<Int32>(truncatingIfNeeded: yp.loadUnaligned(as: SIMD8<UInt8>.self))
             let l = (yv &<< 16) &+ yv &* lumaExtra
             // One Cb | Cr << 16 word a pixel, both 0…4080: masking to 12 bits loses nothing and
             // tells LLVM the products are 16 × 16-bit.
-            let w = hc.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Int32>.self)
+            let w = hp.loadUnaligned(as: SIMD8<Int32>.self)
             let cb = w & 0xFFF, cr = (w &>> 16) & 0xFFF
             // Levels before clamping lie within about ±600: 16-bit lanes hold them.
             let r = (l &+ cr &* red &+ t.redBias) &>> 16
@@ -450,15 +421,16 @@ struct FramePlanes: @unchecked Sendable {
             let rg = Self.clamp255(SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: r), highHalf: SIMD8<Int16>(truncatingIfNeeded: g)))
             let bb = Self.clamp255(SIMD16<Int16>(lowHalf: SIMD8<Int16>(truncatingIfNeeded: b), highHalf: .zero))
             let lo = rg.lowHalf | rg.highHalf &<< 8, hi = bb.lowHalf | -256
-            o.storeBytes(of: SIMD16<Int16>(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3],
-                                           lo[4], hi[4], lo[5], hi[5], lo[6], hi[6], lo[7], hi[7]),
-                         toByteOffset: 4 * x, as: SIMD16<Int16>.self)
-            x += 8
+            op.storeBytes(of: SIMD16<Int16>(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3],
+                                            lo[4], hi[4], lo[5], hi[5], lo[6], hi[6], lo[7], hi[7]),
+                          as: SIMD16<Int16>.self)
+            yp += 8
+            hp += 32
+            op += 32
         }
-        while x < width {
+        for x in vectorPixels ..< width {
             o.storeBytes(of: t.pixel(y: y.load(fromByteOffset: x, as: UInt8.self), cb: h[2 * x], cr: h[2 * x + 1]),
                          toByteOffset: 4 * x, as: UInt32.self)
-            x += 1
         }
     }
 

@@ -1,7 +1,7 @@
-/// Whole-frame conversion of the images the 4:2:0 fast paths do not take: 4:2:2, 4:4:0, 4:4:4,
-/// and 4:2:0 of odd width or height.
+/// Whole-frame conversion with bilinear chroma, and of the images the nearest 4:2:0 fast path does
+/// not take: 4:2:2, 4:4:0, 4:4:4, and 4:2:0 of odd width or height.
 ///
-/// One row at a time, in three passes over scratch rows of `Int16`, the bilinear kernel's own:
+/// One row at a time, in three passes over scratch rows of `Int16` (which stay in L1):
 /// 1. vertical: `3·near + far` of the chroma rows the luma row reads (quarters of a code); a row
 ///    read whole (full-height chroma, or nearest) is blended with itself, `4·row`;
 /// 2. horizontal, to one Cb,Cr pair a pixel in sixteenths: half-width chroma upsampled as the
@@ -13,8 +13,8 @@
 /// the 4:2:0 path shares it among 2×2 blocks; siting is ignored. Bilinear places chroma samples
 /// per docs/DESIGN.md, "Texel positions and chroma siting", scaled per axis by the subsampling
 /// factor. Every weight is a multiple of 1/4 on each axis, so the chroma passes are exact and
-/// the output equals `convertSubsampledScalar` bit for bit; on even 4:2:0 this path gives
-/// exactly the bilinear kernel's bytes.
+/// the output equals `convertSubsampledScalar` bit for bit. Even 4:2:0 with bilinear chroma
+/// (`convertBilinear`) takes these passes too, and equals `convertBilinearScalar` bit for bit.
 extension FramePlanes {
     /// The chroma rows luma row `row` reads: `near` weighs ¾ and `far` ¼ (or both are the same
     /// row, read whole).

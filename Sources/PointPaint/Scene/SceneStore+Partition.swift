@@ -84,7 +84,7 @@ extension SceneStore {
         let policy = policy
         var bits = 12
         while 1 << bits < p.count { bits += 1 }
-        var local = LocalTable(bits: bits)
+        var local = LocalTable(bits: bits, partBits: 0)
         var voxels = ScratchBuffer<Record>(capacity: max(1, p.count))
         var accepted = 0
         voxels.appending { v in
@@ -94,11 +94,11 @@ extension SceneStore {
                 guard let key = VoxelKey.packedCell(p[j], voxelSize: size) else { continue }
                 accepted += 1
                 if key != lastKey {
-                    if let found = local.find(key, in: v.elements(from: 0), partBits: 0) {
+                    if let found = local.find(key, in: v.elements(from: 0)) {
                         last = found
                     } else {
                         last = v.append(Record(key: key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
-                        local.insert(key, index: last, records: v.elements(from: 0), partBits: 0)
+                        local.insert(key, index: last, records: v.elements(from: 0))
                     }
                     lastKey = key
                 }
@@ -124,7 +124,7 @@ extension SceneStore {
     /// The part of `key`: the top `partBits` bits of its hash.
     @inline(__always)
     private static func part(_ key: Int64, partBits: Int) -> Int {
-        partBits == 0 ? 0 : Int(truncatingIfNeeded: Storage.hash(key) &>> UInt64(64 - partBits))  // a shift of 56…63
+        partBits == 0 ? 0 : Int(truncatingIfNeeded: SceneStore.hash(key) &>> UInt64(64 - partBits))  // a shift of 56…63
     }
 
     /// Pass 2: each accepted sample (a key for each of `colors`, −1 for none) into its part's
@@ -140,11 +140,10 @@ extension SceneStore {
                 let key = keys[j]
                 guard key >= 0 else { continue }
                 let v = c[j]
-                let e: Entry = policy == .mean
-                    ? Entry(key: key, r: Int32(truncatingIfNeeded: Record.fixed(v.x)), g: Int32(truncatingIfNeeded: Record.fixed(v.y)),
-                            b: Int32(truncatingIfNeeded: Record.fixed(v.z)), index: UInt32(j))
-                    : Entry(key: key, r: Int32(truncatingIfNeeded: Record.bits(v.x)), g: Int32(truncatingIfNeeded: Record.bits(v.y)),
-                            b: Int32(truncatingIfNeeded: Record.bits(v.z)), index: UInt32(j))
+                let stored = policy == .mean
+                    ? FixedPointColor.truncated(v) : SIMD3(Record.bits(v.x), Record.bits(v.y), Record.bits(v.z))
+                let e = Entry(key: key, r: Int32(truncatingIfNeeded: stored.x), g: Int32(truncatingIfNeeded: stored.y),
+                              b: Int32(truncatingIfNeeded: stored.z), index: UInt32(j))
                 let k = part(key, partBits: partBits)
                 entries[cursors[k]] = e
                 cursors[k] += 1
@@ -159,7 +158,7 @@ extension SceneStore {
     /// `maxSamplesPerVoxel`.
     private mutating func accumulateParts(_ entries: UnsafePointer<Entry>, starts: UnsafePointer<Int>, partBits: Int,
                                          frame: UInt32, batch n: Int, policy: AccumulationPolicy) -> Int {
-        var local = LocalTable(bits: 12)
+        var local = LocalTable(bits: 12, partBits: partBits)
         var voxels = ScratchBuffer<Record>(capacity: 1 << 12)
         var firstSeen = ScratchBuffer<UInt32>(capacity: 1 << 12)
         for k in 0 ..< 1 << partBits where starts[k + 1] > starts[k] {
@@ -172,12 +171,12 @@ extension SceneStore {
                     let base = v.count
                     for e in UnsafeBufferPointer(start: entries + starts[k], count: starts[k + 1] - starts[k]) {
                         let t: Int
-                        if let found = local.find(e.key, in: v.elements(from: base), partBits: partBits) {
+                        if let found = local.find(e.key, in: v.elements(from: base)) {
                             t = base + found
                         } else {
                             t = v.append(Record(key: e.key, r: 0, g: 0, b: 0, count: 0, first: frame, last: frame))
                             seen.append(e.index)
-                            local.insert(e.key, index: t - base, records: v.elements(from: base), partBits: partBits)
+                            local.insert(e.key, index: t - base, records: v.elements(from: base))
                         }
                         let record = v.pointer(to: t)
                         switch policy {
@@ -330,74 +329,58 @@ private struct ScratchBuffer<Element> {
     }
 }
 
-/// Open addressing over one part's voxels with 32-bit slots (no fingerprint), positions from
-/// the hash bits below the part bits, load at most ½; `clear` touches only the slots in use.
+/// The table of one part's voxels: a `SlotTable` of 32-bit slots (no fingerprint: the part's
+/// voxels stay in cache) over the hash bits below the part bits, load at most ½; `clear` touches
+/// only the slots in use.
 private struct LocalTable {
-    /// Owns `slots`.
+    /// Owns the table's slots.
     private var allocation: Allocation<SceneStore.Slot<UInt32>>
-    private var slots: UnsafeMutablePointer<SceneStore.Slot<UInt32>>
-    private var bits: Int
+    private var table: SceneStore.SlotTable<UInt32>
+    /// The hash bits that choose the part, the same for all its keys.
+    private let partBits: Int
+    /// The positions of the slots in use.
     private var used: [Int] = []
 
-    init(bits: Int) {
-        self.bits = bits
+    /// An empty table of 2^`bits` slots for parts chosen by the top `partBits` bits of the hash.
+    init(bits: Int, partBits: Int) {
         allocation = Allocation(capacity: 1 << bits)
-        slots = allocation.pointer
-        slots.initialize(repeating: .empty, count: 1 << bits)
+        table = SceneStore.SlotTable(emptying: allocation.pointer, bits: bits)
+        self.partBits = partBits
     }
 
+    /// What the table is given for `key`: its hash without the part bits.
     @inline(__always)
-    private func position(_ hash: UInt64, partBits: Int) -> Int {
-        Int(truncatingIfNeeded: hash &>> UInt64(64 - partBits - bits)) & ((1 << bits) - 1)  // a shift of 1…63
-    }
+    private func hash(_ key: Int64) -> UInt64 { SceneStore.hash(key) &<< UInt64(partBits) }
 
     /// Index in `records` (the part's voxels) of the voxel with `key`, or nil.
     @inline(__always)
-    func find(_ key: Int64, in records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) -> Int? {
-        let h = SceneStore.Storage.hash(key)
-        let found = withExtendedLifetime(allocation) {
-            SceneStore.probe(slots, mask: (1 << bits) - 1, from: position(h, partBits: partBits), hash: h,
-                             count: records.count, isKey: { records[$0].key == key })
-        }
-        switch found {
-        case .found(let t): return t
-        case .vacant: return nil
-        }
+    func find(_ key: Int64, in records: UnsafeBufferPointer<SceneStore.Record>) -> Int? {
+        withExtendedLifetime(allocation) { table.find(key, hash: hash(key), in: records) }
     }
 
     /// Adds `key`, the part's voxel `index` in `records`; grows first when the load would pass ½.
     @inline(__always)
-    mutating func insert(_ key: Int64, index: Int, records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) {
-        if 2 * (used.count + 1) > 1 << bits { grow(records: records, partBits: partBits) }
-        place(SceneStore.Storage.hash(key), index: index, partBits: partBits)
-    }
-
-    /// Puts voxel `index` with hash `h` into its first empty slot.
-    @inline(__always)
-    private mutating func place(_ h: UInt64, index: Int, partBits: Int) {
-        withExtendedLifetime(allocation) {
-            guard case .vacant(let pos) = SceneStore.probe(slots, mask: (1 << bits) - 1, from: position(h, partBits: partBits),
-                                                           hash: h, count: index + 1, isKey: { _ in false }) else { return }
-            slots[pos] = SceneStore.Slot(index: index, hash: h)
-            used.append(pos)
-        }
+    mutating func insert(_ key: Int64, index: Int, records: UnsafeBufferPointer<SceneStore.Record>) {
+        if 2 * (used.count + 1) > table.capacity { grow(records: records) }
+        withExtendedLifetime(allocation) { used.append(table.insert(index, hash: hash(key))) }
     }
 
     /// Empties the table for the next part.
     mutating func clear() {
         withExtendedLifetime(allocation) {
-            for pos in used { slots[pos] = .empty }
+            for pos in used { table.empty(at: pos) }
         }
         used.removeAll(keepingCapacity: true)
     }
 
-    private mutating func grow(records: UnsafeBufferPointer<SceneStore.Record>, partBits: Int) {
+    /// Twice the slots, holding the voxels so far (the first `used.count` of `records`).
+    private mutating func grow(records: UnsafeBufferPointer<SceneStore.Record>) {
         let count = used.count
-        bits += 1
-        allocation = Allocation(capacity: 1 << bits)
-        slots = allocation.pointer
-        slots.initialize(repeating: .empty, count: 1 << bits)
+        allocation = Allocation(capacity: 2 * table.capacity)
+        table = SceneStore.SlotTable(emptying: allocation.pointer, bits: table.bits + 1)
         used.removeAll(keepingCapacity: true)
-        for i in 0 ..< count { place(SceneStore.Storage.hash(records[i].key), index: i, partBits: partBits) }
+        withExtendedLifetime(allocation) {
+            for i in 0 ..< count { used.append(table.insert(i, hash: hash(records[i].key))) }
+        }
     }
 }

@@ -183,4 +183,28 @@ struct SceneStoreTests {
         let last = SceneStore.Slot<UInt64>(index: Int(UInt32.max) - 1, hash: 0)
         #expect(last.index(below: Int(UInt32.max)) == Int(UInt32.max) - 1)
     }
+
+    @Test("a slot table finds what it holds, probing from the top bits of the hashes it is given")
+    func slotTable() {
+        let memory = UnsafeMutablePointer<SceneStore.Slot<UInt32>>.allocate(capacity: 1 << 6)
+        defer { memory.deallocate() }
+        let table = SceneStore.SlotTable(emptying: memory, bits: 6)
+        let top: UInt64 = 0xDEAD_BEEF_0123_4567
+        #expect(table.position(top) == Int(top >> 58))
+        let records = (0 ..< 40).map { SceneStore.Record(key: Int64($0) * 7919, r: 0, g: 0, b: 0, count: 0, first: 0, last: 0) }
+        // Hashes shifted past three part bits, as a partition's tables are given them.
+        func hash(_ key: Int64) -> UInt64 { SceneStore.hash(key) << 3 }
+        records.withUnsafeBufferPointer { records in
+            var positions: [Int] = []
+            for (i, r) in records.enumerated() {
+                #expect(table.find(r.key, hash: hash(r.key), in: UnsafeBufferPointer(rebasing: records[..<i])) == nil)
+                positions.append(table.insert(i, hash: hash(r.key)))
+            }
+            #expect(Set(positions).count == records.count)
+            for (i, r) in records.enumerated() { #expect(table.find(r.key, hash: hash(r.key), in: records) == i) }
+            #expect(table.find(5, hash: hash(5), in: records) == nil)
+            for p in positions { table.empty(at: p) }
+            #expect((0 ..< table.capacity).allSatisfy { memory[$0].isEmpty })
+        }
+    }
 }
