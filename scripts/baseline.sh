@@ -63,6 +63,7 @@ for capture in "${captures[@]}"; do
 done
 run replay stray -o "$out/replay-stray-exposure.ply" --exposure auto --accumulate latest
 run replay stray -o "$out/replay-stray-nearest.ply" --interpolation nearest --depth-stride 2 --look cyanotype
+run replay scanner-app -o "$out/replay-scanner-app-cloud.ply" --points cloud
 
 # Paint: the synthesizer's truth cloud from its own recording, each visibility, exposure.
 for visibility in auto depth zbuffer off; do

@@ -83,9 +83,7 @@ extension CloudPainter {
             result.statistics.observations = result.points.count
         }
 
-        let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
-                                           primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
-        sampler.sample(visible, into: &result.colors, space: .capture)
+        pass.sampler(of: frame.image).sample(visible, into: &result.colors, space: .capture)
         if weighted {
             // From the encoded colours, before they are linearised (the clipping factor reads codes).
             result.weights = weights(of: result.points, at: visible, depths: visibleDepths, encoded: result.colors, camera: camera)

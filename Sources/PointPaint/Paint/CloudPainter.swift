@@ -150,7 +150,9 @@ public struct CloudPainter: Sendable {
     /// Frames, visibility, accumulation and gains.
     public let options: Options
     /// What each decoded sample becomes (the capture's primaries, no grade).
-    public let colorPolicy: SampleColorPolicy
+    public var colorPolicy: SampleColorPolicy { pass.colorPolicy }
+    /// The walk over the frames: selection, loading, sampling and the ordered parallel work.
+    let pass: FramePass
     /// The spacing the z-buffer splats with.
     public let spacing: Float
     /// Whether observations are weighted.
@@ -172,11 +174,8 @@ public struct CloudPainter: Sendable {
         self.cloud = cloud
         self.source = source
         self.options = options
-        colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries)
-        if let mismatch = source.countMismatch, (options.frames?.upperBound ?? .max) > source.frameCount {
-            throw PointPaintError(.malformed, file: source.path,
-                                  "\(mismatch): frames past \(source.frameCount - 1) lack a part; paint from a range within frames 0 to \(source.frameCount - 1)")
-        }
+        pass = try FramePass(source: source, frames: options.frames, every: options.every, shard: nil, threads: options.threads,
+                             interpolation: options.interpolation, verb: "paint from")
         spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
         weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .mean || options.accumulate == .best)
         if options.accumulate == .best, !weighted {
@@ -187,48 +186,19 @@ public struct CloudPainter: Sendable {
     }
 
     /// The frame indices this painting visits, in order.
-    public var frameIndices: [Int] {
-        let range = (options.frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
-        return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
-    }
+    public var frameIndices: [Int] { pass.indices }
 
-    /// Observes each frame of `indices` in parallel and hands the observations to `body` in frame
-    /// order; `body` returns false to stop. The other threads observe the frames after the one
-    /// `body` takes here (at most `2 × threads` frames ahead, loaded here in order), and this
-    /// thread observes too while the frame it needs next is not ready, so accumulating overlaps
-    /// with observing and no thread waits for a batch to end; what `body` sees does not depend on
-    /// the thread count.
-    /// - Throws: the first error loading a frame (after the frames before it were handed over),
-    ///   and `observe`'s errors (likewise after the frames before it).
-    func forEachFrame(_ indices: [Int], _ body: (FrameObservations) throws -> Bool) throws {
-        let threads = max(1, options.threads)
-        let sequence = source.frames(indices, threads: threads)
-        let painter = self
-        // Run last: the observation arrays are freed once no worker can take them.
+    /// Observes the frames in parallel (`FramePass.run`) and hands the observations to `body`
+    /// in frame order; `body` returns false to stop. What `body` sees does not depend on the
+    /// thread count.
+    /// - Throws: the first error loading a frame or observing it, after the frames before it
+    ///   were handed over.
+    func forEachFrame(_ body: (FrameObservations) throws -> Bool) throws {
+        // Run last: the observation arrays are freed once no thread can take them (the pass's
+        // threads have ended when `run` returns).
         defer { scratch.releaseAll() }
-        let pipeline = ObservationPipeline(workers: threads - 1) { try painter.observe($0) }
-        // However this returns, the workers stop and are waited for.
-        defer { pipeline.stop() }
-        let window = threads == 1 ? 1 : 2 * threads
-        var loaded = 0, failure: Error?, exhausted = false
-        for next in 0... {
-            // Frames are loaded here, in order, up to the window ahead of the one handed over next.
-            while !exhausted, failure == nil, loaded < next + window {
-                do {
-                    guard let frame = try sequence.next() else {
-                        exhausted = true
-                        break
-                    }
-                    pipeline.add(frame, at: loaded)
-                    loaded += 1
-                } catch {
-                    failure = error
-                }
-            }
-            guard next < loaded else { break }
-            guard try body(pipeline.result(at: next).get()) else { return }
-        }
-        if let failure { throw failure }
+        let painter = self
+        try pass.run(pieces: { _ in [()] }, transform: { frame, _ in try painter.observe(frame) }, body: body)
     }
 
     /// Where a painting stands after a frame.
@@ -254,7 +224,7 @@ public struct CloudPainter: Sendable {
         var statistics = Statistics()
         statistics.points = cloud.count
         var done = 0
-        try forEachFrame(indices) { frame in
+        try forEachFrame { frame in
             var colors = frame.colors
             options.gains?.apply(frame: frame.frame, to: &colors)
             accumulator.add(points: frame.points, colors: colors, weights: frame.weights, frame: frame.frame, cloud: cloud)
@@ -279,7 +249,7 @@ public struct CloudPainter: Sendable {
     public func solveExposure() throws -> ExposureGains {
         let stride = max(1, (cloud.count + ExposureGains.maximumPoints - 1) / ExposureGains.maximumPoints)
         var point: [Int] = [], frame: [Int] = [], colors: [SIMD3<Float>] = []
-        try forEachFrame(frameIndices) { observed in
+        try forEachFrame { observed in
             for (n, p) in observed.points.enumerated() where Int(p) % stride == 0 {
                 point.append(Int(p))
                 frame.append(observed.frame)
@@ -288,94 +258,5 @@ public struct CloudPainter: Sendable {
             return true
         }
         return ExposureGains.solve(frames: frameIndices, point: point, frame: frame, colors: colors)
-    }
-}
-
-/// Frames being observed by `workers` threads started at once and by the thread that takes
-/// the results: frames are added in order, any thread takes the earliest one not yet taken, and
-/// each result lands in its own slot, so the outcome does not depend on which thread observed
-/// which frame. Everything shared is under `condition`'s lock.
-private final class ObservationPipeline: @unchecked Sendable {
-    private let observe: @Sendable (CaptureFrame) throws -> FrameObservations
-    private let condition = NSCondition()
-    /// Frames added and not yet taken, by position.
-    private var waiting: [Int: CaptureFrame] = [:]
-    /// The next position to take.
-    private var nextToTake = 0
-    /// Results not yet handed out, by position.
-    private var results: [Int: Result<FrameObservations, Error>] = [:]
-    private var stopped = false
-    private let group = DispatchGroup()
-
-    init(workers: Int, observe: @escaping @Sendable (CaptureFrame) throws -> FrameObservations) {
-        self.observe = observe
-        for _ in 0 ..< workers {
-            DispatchQueue.global().async(group: group) { self.work() }
-        }
-    }
-
-    /// Adds the frame at `position` (positions 0, 1, 2, … in turn).
-    func add(_ frame: CaptureFrame, at position: Int) {
-        condition.withLock {
-            waiting[position] = frame
-            condition.broadcast()
-        }
-    }
-
-    /// Takes the earliest frame not yet taken, if it has been added (under the lock).
-    private func take() -> (Int, CaptureFrame)? {
-        guard let frame = waiting.removeValue(forKey: nextToTake) else { return nil }
-        defer { nextToTake += 1 }
-        return (nextToTake, frame)
-    }
-
-    /// Observes `frame` and files its result (outside the lock while observing).
-    private func run(_ position: Int, _ frame: CaptureFrame) {
-        let result = Result { try observe(frame) }
-        condition.withLock {
-            results[position] = result
-            condition.broadcast()
-        }
-    }
-
-    /// A worker: observes frames as they come until stopped.
-    private func work() {
-        while true {
-            condition.lock()
-            while !stopped, waiting[nextToTake] == nil { condition.wait() }
-            guard !stopped, let (position, frame) = take() else {
-                condition.unlock()
-                return
-            }
-            condition.unlock()
-            run(position, frame)
-        }
-    }
-
-    /// The result at `position` (added already), observing frames here while it is not ready.
-    func result(at position: Int) -> Result<FrameObservations, Error> {
-        condition.lock()
-        while true {
-            if let result = results.removeValue(forKey: position) {
-                condition.unlock()
-                return result
-            }
-            if let (taken, frame) = take() {
-                condition.unlock()
-                run(taken, frame)
-                condition.lock()
-            } else {
-                condition.wait()
-            }
-        }
-    }
-
-    /// Stops the workers (a frame in hand is finished) and waits for them.
-    func stop() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
-        }
-        group.wait()
     }
 }

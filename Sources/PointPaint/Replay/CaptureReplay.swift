@@ -8,10 +8,9 @@ import Foundation
 /// linear extended sRGB, optionally graded) is `SampleColorPolicy`'s decision, the same that
 /// `pointpaint sample` shows.
 ///
-/// Frames come from the source's own frame sequence (`CaptureSource.frames(_:threads:)`: loaded
-/// in parallel batches, or decoded in order on a thread of their own for a video), are sampled
-/// in parallel a batch at a time, then added to the store in frame order, so the result is
-/// identical whatever the thread count.
+/// The walk over the frames is the `FramePass` paint takes too: frames come from the source's own
+/// frame sequence (`CaptureSource.frames(_:threads:)`), are sampled in parallel, and are added to
+/// the store in frame order, so the result is identical whatever the thread count.
 public struct CaptureReplay: Sendable {
     /// Where a frame's points come from.
     public enum PointSource: String, Sendable, CaseIterable, Hashable {
@@ -119,12 +118,14 @@ public struct CaptureReplay: Sendable {
     /// Frames, interpolation, grade, threads and points of this replay.
     public let options: Options
     /// What each decoded sample becomes: the capture's primaries and `options.grade`.
-    public let colorPolicy: SampleColorPolicy
+    public var colorPolicy: SampleColorPolicy { pass.colorPolicy }
+    /// The walk over the frames: selection, loading, sampling and the ordered parallel work.
+    let pass: FramePass
     /// The recording's own cloud, read once, for `PointSource.cloud`; nil otherwise.
     private let cloud: [FeaturePoint]?
-    /// The frames of `options.shard` when the source decodes a video: a contiguous run
-    /// (`contiguousShard`); nil for round-robin shards or none.
-    private let contiguousFrames: [Int]?
+    /// That cloud's positions and blocks, for the projection kernel, when every position is
+    /// finite (the kernel's condition; a cloud with others projects point by point).
+    private let cloudProjection: (positions: [SIMD3<Float>], blocks: CloudBlocks)?
 
     /// Creates a replay of `source` with `options`, reading the recording's own cloud when the
     /// points come from it.
@@ -135,86 +136,34 @@ public struct CaptureReplay: Sendable {
     public init(source: any CaptureSource, options: Options = Options()) throws {
         self.source = source
         self.options = options
-        colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries, grade: options.grade)
-        if let mismatch = source.countMismatch, (options.frames?.upperBound ?? .max) > source.frameCount {
-            throw PointPaintError(.malformed, file: source.path,
-                                  "\(mismatch): frames past \(source.frameCount - 1) lack a part; replay a range within frames 0 to \(source.frameCount - 1)")
-        }
+        pass = try FramePass(source: source, frames: options.frames, every: options.every, shard: options.shard,
+                             threads: options.threads, interpolation: options.interpolation, grade: options.grade, verb: "replay")
         if options.points == .cloud {
             guard let file = source.cloudFile else {
                 throw PointPaintError(.missing, file: source.path,
                                       "expected the recording's own point cloud to replay, but this \(source.format.displayName) recording has none")
             }
             let bytes = try FileBytes.read(file, expected: "the recording's point cloud (PLY)")
-            cloud = try PLYFeaturePoints.parse(bytes, file: file)
+            let points = try PLYFeaturePoints.parse(bytes, file: file)
+            let positions = points.map(\.position)
+            cloud = points
+            cloudProjection = positions.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
+                ? (positions, CloudBlocks(positions)) : nil
         } else {
             cloud = nil
-        }
-        if let shard = options.shard, let starts = try source.decodingStarts() {
-            let selected = Self.selectedFrames(options, frameCount: source.frameCount)
-            contiguousFrames = Self.contiguousShard(selected, starts: starts, shard: shard)
-        } else {
-            contiguousFrames = nil
+            cloudProjection = nil
         }
     }
 
     /// The frame indices `options.frames` and `options.every` select, in order, before
     /// `options.shard` takes its part of them.
-    package var selectedFrames: [Int] { Self.selectedFrames(options, frameCount: source.frameCount) }
-
-    /// The frame indices `options.frames` and `options.every` select of `frameCount` frames.
-    private static func selectedFrames(_ options: Options, frameCount: Int) -> [Int] {
-        let range = (options.frames ?? 0 ..< frameCount).clamped(to: 0 ..< frameCount)
-        return Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
-    }
+    package var selectedFrames: [Int] { pass.selected }
 
     /// The frame indices this replay visits, in order. A shard of frames that load on their own
     /// takes every Nth selected frame (K, K+N, …); a shard of a video recording takes a
-    /// contiguous run of them (`contiguousShard`), so that N shards decode the video about once
-    /// in all. Either way the shards' stores merge into exactly the whole replay's.
-    public var frameIndices: [Int] {
-        if let contiguousFrames { return contiguousFrames }
-        let selected = selectedFrames
-        guard let shard = options.shard else { return selected }
-        return selected.enumerated().compactMap { shard.contains($0.offset) ? $0.element : nil }
-    }
-
-    /// Part `shard` of `selected` cut into contiguous runs: the N − 1 cuts fall as near as they
-    /// can to equal shares, but only where decoding can start afresh (before a selected frame
-    /// with a start of `starts` since the previous selected frame), so no two shards decode the
-    /// same group of frames. A video with fewer groups than shards leaves some shards empty.
-    package static func contiguousShard(_ selected: [Int], starts: [Int], shard: Shard) -> [Int] {
-        // Positions q where a cut may fall: a start lies in (selected[q − 1], selected[q]].
-        var cuts: [Int] = []
-        var s = 0
-        for q in 1 ..< max(selected.count, 1) {
-            while s < starts.count, starts[s] <= selected[q - 1] { s += 1 }
-            if s < starts.count, starts[s] <= selected[q] { cuts.append(q) }
-        }
-        var bounds = [0]
-        for j in 1 ..< shard.count {
-            let ideal = j * selected.count / shard.count
-            // The nearest allowed cut (the lower on a tie), never before the previous bound.
-            let nearest = cuts.min { abs($0 - ideal) < abs($1 - ideal) || (abs($0 - ideal) == abs($1 - ideal) && $0 < $1) }
-            bounds.append(max(bounds.last!, nearest ?? selected.count))
-        }
-        bounds.append(selected.count)
-        return Array(selected[bounds[shard.index] ..< max(bounds[shard.index], bounds[shard.index + 1])])
-    }
-
-    /// The bytes of decoded frames a replay keeps in flight at most, roughly: frames are loaded
-    /// on fewer threads, down to one at a time, when their images (and depth maps, at most the
-    /// image's size) would take more (`frameThreads`).
-    package static let frameBudgetBytes = 256 << 20
-
-    /// Threads that load frames: `options.threads`, fewer when that many frames in flight (two
-    /// batches of twice the threads) would pass `frameBudgetBytes`. A frame is counted at 8
-    /// bytes a pixel: up to 3 for the image's planes, 5 for a depth map's metres and confidence.
-    package var frameThreads: Int {
-        let pixels = max(1, source.imageInfo.width * source.imageInfo.height)
-        let frames = Self.frameBudgetBytes / (8 * pixels)
-        return max(1, min(options.threads, frames / 4))
-    }
+    /// contiguous run of them (`FramePass.contiguousShard`), so that N shards decode the video
+    /// about once in all. Either way the shards' stores merge into exactly the whole replay's.
+    public var frameIndices: [Int] { pass.indices }
 
     /// Loads frame `index` and samples it (`samples(of:)`).
     public func samples(ofFrame index: Int) throws -> FrameSamples {
@@ -255,7 +204,17 @@ public struct CaptureReplay: Sendable {
         result.statistics.frames = first ? 1 : 0
         result.endsFrame = frame.depth.map { depth in rows.map { $0.upperBound >= depth.height } ?? true } ?? true
         var coordinates: [SIMD2<Float>] = []
-        if let points = givenPoints(of: frame) {
+        if options.points == .cloud, let (positions, blocks) = cloudProjection {
+            // The recording's cloud through the projection kernel: the candidates, coordinates
+            // and counts of `Camera.project` point by point (`FrameProjection`), runs of points no
+            // frame pixel reaches counted a block at a time.
+            result.statistics.pointsSeen = positions.count
+            let projection = FrameProjection(positions: positions, blocks: blocks, camera: frame.camera, width: info.width, height: info.height)
+            result.statistics.behind = projection.behind
+            result.statistics.outside = projection.outside
+            result.positions = projection.candidates.map { positions[Int($0)] }
+            coordinates = projection.coordinates
+        } else if let points = givenPoints(of: frame) {
             result.statistics.pointsSeen = points.count
             coordinates.reserveCapacity(points.count)
             result.positions.reserveCapacity(points.count)
@@ -278,9 +237,7 @@ public struct CaptureReplay: Sendable {
             result.statistics.depthFrames = first ? 1 : 0
             result.statistics.depth = counts
         }
-        let sampler = CapturedImageSampler(image: frame.image, encoding: info.encoding, siting: info.chromaSiting,
-                                           primaries: info.primaries, interpolation: options.interpolation, edgePolicy: .clamp)
-        sampler.sample(coordinates, into: &result.colors, space: .capture)
+        pass.sampler(of: frame.image).sample(coordinates, into: &result.colors, space: .capture)
         result.statistics.outOfSRGB = colorPolicy.linearizeBatch(&result.colors)
         return result
     }
@@ -340,87 +297,37 @@ public struct CaptureReplay: Sendable {
     /// Replays into `store`, calling `afterFrame` with the progress and the store itself after
     /// each frame has been added; `afterFrame` returns false to stop early.
     ///
-    /// With more than one thread, a thread of the replay's own loads and samples the next batch
-    /// of frames while this one adds the last batch to the store (which only this thread
-    /// touches), so the store's work overlaps the decoding. A frame of a large depth map is
-    /// added a band at a time (`Options.depthPiecePixels`), which gives the same store as adding it
-    /// whole (`SceneStore.add(points:colors:frame:)` is the same as one sample at a time).
+    /// Other threads load and sample the frames after the one being added (`FramePass.run`),
+    /// while this one adds to the store (which only this thread touches), so the store's work
+    /// overlaps the decoding. A frame of a large depth map is added a band at a time
+    /// (`Options.depthPiecePixels`), which gives the same store as adding it whole
+    /// (`SceneStore.add(points:colors:frame:)` is the same as one sample at a time).
     /// - Returns: the counts of the frames replayed.
     /// - Throws: the first error loading a frame, after the frames before it have been added.
     @discardableResult
     public func run(into store: inout SceneStore, afterFrame: (Progress, SceneStore) -> Bool) throws -> Statistics {
-        let indices = frameIndices
-        let threads = max(1, options.threads)
+        let total = frameIndices.count
         var statistics = Statistics()
         var done = 0
-        // Adds a batch in frame order; false once `afterFrame` stops the replay.
-        func add(_ batch: [FrameSamples]) -> Bool {
-            for var frame in batch {
-                options.gains?.apply(frame: frame.frame, to: &frame.colors)
-                let accepted = store.add(points: frame.positions, colors: frame.colors, frame: frame.frame)
-                frame.statistics.painted = accepted
-                frame.statistics.rejected = frame.positions.count - accepted
-                statistics.add(frame.statistics)
-                guard frame.endsFrame else { continue }
-                done += 1
-                if !afterFrame(Progress(statistics: statistics, done: done, total: indices.count, voxels: store.count), store) { return false }
-            }
-            return true
-        }
-        if threads == 1 {
-            try produceBatches(indices, threads: 1, frameThreads: 1, emit: add)
-            return statistics
-        }
-        let frameThreads = frameThreads
-        let producer = OrderedProducer<[FrameSamples]>(capacity: 1, name: "PointPaint replay") { [self] emit in
-            try produceBatches(indices, threads: threads, frameThreads: frameThreads, emit: emit)
-        }
-        defer { producer.cancel() }
-        while let batch = try producer.next() {
-            guard add(batch) else { break }
+        try forEachPiece { piece in
+            var frame = piece
+            options.gains?.apply(frame: frame.frame, to: &frame.colors)
+            let accepted = store.add(points: frame.positions, colors: frame.colors, frame: frame.frame)
+            frame.statistics.painted = accepted
+            frame.statistics.rejected = frame.positions.count - accepted
+            statistics.add(frame.statistics)
+            guard frame.endsFrame else { return true }
+            done += 1
+            return afterFrame(Progress(statistics: statistics, done: done, total: total, voxels: store.count), store)
         }
         return statistics
     }
 
-    /// Loads `indices` through the source's frame sequence on `frameThreads` threads a batch at
-    /// a time (one frame on one thread, else twice `frameThreads`), samples the batch's pieces
-    /// (`pieces(of:)`) on up to `threads` threads, twice `threads` pieces at a time, and hands
-    /// them to `emit` in order until it returns false.
+    /// Samples the frames' pieces (`pieces(of:)`) in parallel and hands them to `body` in order
+    /// until it returns false.
     /// - Throws: the first error loading a frame, after the pieces of the frames before it.
-    private func produceBatches(_ indices: [Int], threads: Int, frameThreads: Int, emit: ([FrameSamples]) -> Bool) throws {
-        let batchSize = frameThreads == 1 ? 1 : frameThreads * 2
-        let piecesAtOnce = threads == 1 ? 1 : threads * 2
-        let sequence = source.frames(indices, threads: frameThreads)
-        while true {
-            var batch: [CaptureFrame] = []
-            var failure: Error?
-            do {
-                while batch.count < batchSize, let frame = try sequence.next() { batch.append(frame) }
-            } catch {
-                failure = error
-            }
-            let work = batch.flatMap { frame in pieces(of: frame).map { (frame: frame, rows: $0) } }
-            for start in Swift.stride(from: 0, to: work.count, by: piecesAtOnce) {
-                let group = work[start ..< min(start + piecesAtOnce, work.count)]
-                if !emit(sample(Array(group), threads: threads)) { return }
-            }
-            if let failure { throw failure }
-            if batch.count < batchSize { return }
-        }
-    }
-
-    /// Samples `work` on up to `threads` threads; results in order.
-    private func sample(_ work: [(frame: CaptureFrame, rows: Range<Int>?)], threads: Int) -> [FrameSamples] {
-        if threads == 1 || work.count == 1 {
-            return work.map { samples(of: $0.frame, rows: $0.rows) }
-        }
-        var results = [FrameSamples?](repeating: nil, count: work.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            let out = SendablePointer(buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: work.count) { i in
-                out.base[i] = samples(of: work[i].frame, rows: work[i].rows)
-            }
-        }
-        return results.map { $0! }
+    func forEachPiece(_ body: (FrameSamples) throws -> Bool) throws {
+        let replay = self
+        try pass.run(pieces: { replay.pieces(of: $0) }, transform: { replay.samples(of: $0, rows: $1) }, body: body)
     }
 }

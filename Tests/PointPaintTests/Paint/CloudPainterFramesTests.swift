@@ -31,7 +31,7 @@ import Testing
             let painter = try Self.painter(failing: failing, threads: threads)
             var handed: [Int] = []
             let error = try #require(throws: PointPaintError.self) {
-                try painter.forEachFrame(painter.frameIndices) { frame in
+                try painter.forEachFrame { frame in
                     handed.append(frame.frame)
                     return true
                 }
@@ -46,18 +46,18 @@ import Testing
         let painter = try Self.painter(failing: -1, threads: threads)
         let serial = try Self.painter(failing: -1, threads: 1)
         var expected: [[UInt32]] = []
-        try serial.forEachFrame(serial.frameIndices) { frame in
+        try serial.forEachFrame { frame in
             expected.append(frame.points)
             return true
         }
         var seen: [[UInt32]] = []
-        try painter.forEachFrame(painter.frameIndices) { frame in
+        try painter.forEachFrame { frame in
             seen.append(frame.points)
             return true
         }
         #expect(seen == expected && seen.count == 6 && seen.contains { !$0.isEmpty })
         var stopped: [Int] = []
-        try painter.forEachFrame(painter.frameIndices) { frame in
+        try painter.forEachFrame { frame in
             stopped.append(frame.frame)
             return stopped.count < 2
         }

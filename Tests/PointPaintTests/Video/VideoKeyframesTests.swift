@@ -45,18 +45,18 @@ import Testing
     func contiguousShards() {
         let selected = Array(0 ..< 100)
         let starts = Array(stride(from: 0, to: 100, by: 30))  // 0, 30, 60, 90
-        let parts = (0 ..< 3).map { CaptureReplay.contiguousShard(selected, starts: starts, shard: Shard(index: $0, count: 3)!) }
+        let parts = (0 ..< 3).map { FramePass.contiguousShard(selected, starts: starts, shard: Shard(index: $0, count: 3)!) }
         #expect(parts.map(\.first) == [0, 30, 60] && parts.flatMap { $0 } == selected)
         // More shards than groups: some stay empty, none shares a group.
-        let eight = (0 ..< 8).map { CaptureReplay.contiguousShard(selected, starts: starts, shard: Shard(index: $0, count: 8)!) }
+        let eight = (0 ..< 8).map { FramePass.contiguousShard(selected, starts: starts, shard: Shard(index: $0, count: 8)!) }
         #expect(eight.flatMap { $0 } == selected && eight.filter { !$0.isEmpty }.count == 4)
         #expect(eight.allSatisfy { part in part.first.map { starts.contains($0) } ?? true })
         // Every other frame selected: a cut falls before the first selected frame of a group.
         let odd = Array(stride(from: 1, to: 100, by: 2))
-        let halves = (0 ..< 2).map { CaptureReplay.contiguousShard(odd, starts: starts, shard: Shard(index: $0, count: 2)!) }
+        let halves = (0 ..< 2).map { FramePass.contiguousShard(odd, starts: starts, shard: Shard(index: $0, count: 2)!) }
         #expect(halves[1].first == 61 && halves.flatMap { $0 } == odd)
         // One group: everything in the first shard.
-        #expect(CaptureReplay.contiguousShard(selected, starts: [0], shard: Shard(index: 0, count: 4)!) == selected)
-        #expect(CaptureReplay.contiguousShard(selected, starts: [0], shard: Shard(index: 2, count: 4)!).isEmpty)
+        #expect(FramePass.contiguousShard(selected, starts: [0], shard: Shard(index: 0, count: 4)!) == selected)
+        #expect(FramePass.contiguousShard(selected, starts: [0], shard: Shard(index: 2, count: 4)!).isEmpty)
     }
 }

@@ -17,64 +17,23 @@ extension CaptureSource {
     }
 }
 
-/// Loads frames of a random-access source in parallel batches, delivering them in order; the
-/// first failure (in frame order) is thrown and ends the sequence.
+/// Loads frames of a random-access source on up to `threads` threads (`OrderedPipeline`, at most
+/// twice as many frames in flight), delivering them in order; the first failure (in frame order)
+/// is thrown and ends the sequence.
 final class ParallelFrameLoader: CaptureFrameSequence {
-    private let source: any CaptureSource
-    private let indices: [Int]
-    private let threads: Int
-    private var loaded: [CaptureFrame] = []
-    private var position = 0
-    private var nextToLoad = 0
-    /// The first failure, thrown once the frames before it have been delivered.
-    private var pending: Error?
-    private var finished = false
+    private let pipeline: OrderedPipeline<Int, CaptureFrame>
 
     init(source: any CaptureSource, indices: [Int], threads: Int) {
-        self.source = source
-        self.indices = indices
-        self.threads = max(threads, 1)
+        let threads = max(threads, 1)
+        var position = 0
+        pipeline = OrderedPipeline(workers: threads - 1, window: threads == 1 ? 1 : 2 * threads, name: "PointPaint frames",
+                                   input: {
+                                       guard position < indices.count else { return nil }
+                                       defer { position += 1 }
+                                       return indices[position]
+                                   },
+                                   transform: { try source.frame(at: $0) })
     }
 
-    func next() throws -> CaptureFrame? {
-        guard !finished else { return nil }
-        if position == loaded.count {
-            if let pending {
-                finished = true
-                throw pending
-            }
-            guard nextToLoad < indices.count else { return nil }
-            loadBatch()
-            if loaded.isEmpty { return try next() }
-        }
-        defer { position += 1 }
-        return loaded[position]
-    }
-
-    private func loadBatch() {
-        let batch = Array(indices[nextToLoad ..< min(nextToLoad + (threads == 1 ? 1 : 2 * threads), indices.count)])
-        nextToLoad += batch.count
-        var results = [Result<CaptureFrame, Error>?](repeating: nil, count: batch.count)
-        if batch.count == 1 {
-            results[0] = Result { try source.frame(at: batch[0]) }
-        } else {
-            let source = self.source
-            results.withUnsafeMutableBufferPointer { buffer in
-                let out = SendablePointer(buffer.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-                    out.base[i] = Result { try source.frame(at: batch[i]) }
-                }
-            }
-        }
-        loaded = []
-        position = 0
-        for result in results {
-            switch result! {
-            case .success(let frame): loaded.append(frame)
-            case .failure(let error):
-                pending = error
-                return
-            }
-        }
-    }
+    func next() throws -> CaptureFrame? { try pipeline.next() }
 }

@@ -18,8 +18,8 @@ extension StrayCapture {
 /// ahead of the caller (libavcodec's frame threads beneath it), another reads the depth maps
 /// beside it, and `next()` pairs them with the frames' cameras. Frames not asked for are decoded
 /// (later ones depend on them) but their planes are never copied; those asked for keep the
-/// decoder's luma plane (`VideoDecoder.nextImage(where:)`). Releasing the sequence stops
-/// both threads at their next frame.
+/// decoder's luma plane (`VideoDecoder.nextImage(where:)`). Both threads are `OrderedPipeline`
+/// workers: releasing the sequence stops them at their next frame.
 final class StrayVideoFrames: CaptureFrameSequence {
     /// Decoded frames waiting for the caller: each about 1.5 bytes a pixel.
     static let imagesAhead = 3
@@ -28,8 +28,8 @@ final class StrayVideoFrames: CaptureFrameSequence {
 
     private let source: StrayCapture
     private let indices: [Int]
-    private let images: OrderedProducer<YCbCrImage>
-    private let depths: OrderedProducer<DepthMap?>
+    private let images: OrderedPipeline<YCbCrImage, YCbCrImage>
+    private let depths: OrderedPipeline<DepthMap?, DepthMap?>
     private var position = 0
     private var finished = false
 
@@ -46,34 +46,32 @@ final class StrayVideoFrames: CaptureFrameSequence {
         // Frames that skip ahead of the next to decode (`--frames`, a shard, `--every`) start from
         // the keyframe before them, when that is past where decoding stands.
         let skips = zip(numbers, [-1] + numbers).contains { $0 > $1 + 1 }
-        images = OrderedProducer(capacity: Self.imagesAhead, name: "Stray video") { emit in
-            let keyframes = skips ? try VideoKeyframes.read(path: video, ignoreEditList: true) : nil
-            var decoder: VideoDecoder?
-            var last = Int.max
-            for (index, number) in zip(wanted, numbers) {
-                if decoder == nil || number <= last {
-                    decoder = try VideoDecoder(path: video, threads: decoderThreads, maximumDimension: StrayCapture.maximumDimension, ignoreEditList: true)
-                    last = -1
-                }
-                if let keyframes {
-                    let key = keyframes.keyframe(before: number)
-                    if key.frame > last + 1 { try decoder!.seek(to: key, in: keyframes) }
-                }
-                last = number
-                guard emit(try StrayCapture.videoImage(decoder!, frameNumber: number, index: index, file: video)) else { return }
+        // The decoder's state, touched by one thread at a time (the pipeline pulls serially).
+        var keyframes: VideoKeyframes?, decoder: VideoDecoder?
+        var last = Int.max, next = 0
+        images = OrderedPipeline(workers: 1, window: Self.imagesAhead, name: "Stray video") {
+            guard next < wanted.count else { return nil }
+            let (index, number) = (wanted[next], numbers[next])
+            next += 1
+            if skips, keyframes == nil { keyframes = try VideoKeyframes.read(path: video, ignoreEditList: true) }
+            if decoder == nil || number <= last {
+                decoder = try VideoDecoder(path: video, threads: decoderThreads, maximumDimension: StrayCapture.maximumDimension, ignoreEditList: true)
+                last = -1
             }
+            if let keyframes {
+                let key = keyframes.keyframe(before: number)
+                if key.frame > last + 1 { try decoder!.seek(to: key, in: keyframes) }
+            }
+            last = number
+            return try StrayCapture.videoImage(decoder!, frameNumber: number, index: index, file: video)
         }
         let frames = source.frames
-        depths = OrderedProducer(capacity: Self.depthsAhead, name: "Stray depth") { emit in
-            for index in wanted {
-                guard emit(try frames.depthMap(at: index)) else { return }
-            }
+        var depthNext = 0
+        depths = OrderedPipeline(workers: 1, window: Self.depthsAhead, name: "Stray depth") {
+            guard depthNext < wanted.count else { return nil }
+            defer { depthNext += 1 }
+            return .some(try frames.depthMap(at: wanted[depthNext]))
         }
-    }
-
-    deinit {
-        images.cancel()
-        depths.cancel()
     }
 
     /// The next frame, or nil after the last.
