@@ -181,56 +181,15 @@ extension CaptureManifest {
     }
 }
 
-/// A parsed JSON value. Decoded with `JSONDecoder`, whose number parsing is exact, so every
-/// double in a manifest reads back to the very value that was written.
-enum JSONValue: Decodable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let d = try? container.decode(Double.self) {
-            self = .number(d)
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? container.decode([JSONValue].self) {
-            self = .array(a)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    subscript(key: String) -> JSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
-    }
-}
-
-/// Reads typed fields from a `JSONValue`, with errors that name the JSON path.
+/// Reads typed fields from a `JSONValue`, with errors that name the JSON path (`JSONNode`'s, so
+/// a manifest and an app's JSON say what they found in the same words).
 private struct JSONFieldReader {
     let file: String
 
     /// The error for a field that is not what was expected: `.missing` when absent, `kind`
     /// otherwise (`.malformed` unless the caller knows better).
     func fail(_ at: String, _ expected: String, _ value: JSONValue?, kind: PointPaintError.Kind = .malformed) -> PointPaintError {
-        let found: String = switch value {
-        case nil: "nothing"
-        case .null: "null"
-        case .bool(let b): "\(b)"
-        case .number(let d): "\(d)"
-        case .string(let s): PointPaintError.quote(s)
-        case .array: "an array"
-        case .object: "an object"
-        }
-        return PointPaintError(value == nil ? .missing : kind, file: file, place: .jsonPath(at), "expected \(expected), found \(found)")
+        JSONNode(value: value, path: at, file: file).failure(expected, kind: kind)
     }
 
     func object(_ value: JSONValue?, at: String) throws -> JSONValue {
