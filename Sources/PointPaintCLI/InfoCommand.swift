@@ -18,13 +18,8 @@ struct InfoCommand: ParsableCommand {
             print(report)
             return
         }
-        let source = try CaptureFormat.open(path, format: sourceFormat)
-        if let reader = source as? CaptureReader {
-            let summary = CaptureSummary(reader: reader)
-            print(summary.report)
-            if !summary.problems.isEmpty { throw ExitCode(1) }
-        } else {
-            print(try CaptureSourceSummary(source: source).report)
-        }
+        let summary = try CaptureFormat.open(path, format: sourceFormat).summary()
+        print(summary.report)
+        if !summary.problems.isEmpty { throw ExitCode(1) }
     }
 }

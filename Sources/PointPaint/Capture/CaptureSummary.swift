@@ -3,7 +3,7 @@ import Foundation
 /// What `pointpaint info` reports about a capture in PointPaint's format: its geometry, encoding,
 /// timing, feature-point and depth statistics, size on disk, the reader's notes and any problems
 /// found while reading every frame's points (and, in a wide-colour capture, sampling its frames).
-public struct CaptureSummary: Sendable {
+public struct CaptureSummary: CaptureReport {
     /// The capture directory.
     public var directory: String
     /// The manifest's image block.

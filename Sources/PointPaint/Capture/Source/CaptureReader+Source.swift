@@ -2,6 +2,9 @@
 /// the commands read it as they read an app's recording, with nothing to convert (its cameras
 /// are ARKit's, its images Y′CbCr planes or JPEG files, its depth metres).
 extension CaptureReader: CaptureSource {
+    /// Every frame's points checked, and a wide-colour capture's frames sampled (`CaptureSummary`).
+    public func summary() throws -> any CaptureReport { CaptureSummary(reader: self) }
+
     /// Always `.pointpaint`.
     public var format: CaptureFormat { .pointpaint }
 

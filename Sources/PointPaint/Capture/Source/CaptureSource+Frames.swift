@@ -10,6 +10,9 @@ extension CaptureSource {
     /// Every frame loads on its own, unless a source decodes a video.
     public func decodingStarts() throws -> [Int]? { nil }
 
+    /// The description any source gives, and its first frame read whole.
+    public func summary() throws -> any CaptureReport { try CaptureSourceSummary(source: self) }
+
     /// Loads `indices` through `frame(at:)`, a batch of frames at a time on up to `threads`
     /// threads, and hands them out in order.
     public func frames(_ indices: [Int], threads: Int) -> any CaptureFrameSequence {

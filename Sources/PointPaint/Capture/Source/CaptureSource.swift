@@ -43,6 +43,19 @@ public protocol CaptureSource: Sendable {
     /// nil when any frame loads on its own (separate files). Shards of a replay are contiguous
     /// runs that begin at these (`CaptureReplay.frameIndices`).
     func decodingStarts() throws -> [Int]?
+    /// What `pointpaint info` reports about the source: by default a `CaptureSourceSummary`
+    /// (the first frame read whole); PointPaint's own captures check every frame's points
+    /// (`CaptureSummary`).
+    func summary() throws -> any CaptureReport
+}
+
+/// A report on a capture for `pointpaint info`: the text, and the problems found (which make
+/// `info` exit with status 1).
+public protocol CaptureReport: Sendable {
+    /// One fact a line, ready to print (invisible characters spelt out).
+    var report: String { get }
+    /// Problems found while reading; empty when none.
+    var problems: [String] { get }
 }
 
 /// The time and camera of one frame.

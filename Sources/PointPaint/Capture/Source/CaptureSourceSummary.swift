@@ -4,7 +4,7 @@ import Foundation
 /// frames and their time span, the images' size and colour description, the depth maps' size,
 /// where points come from, and every note the reader made (the pose convention it turned into
 /// ARKit's, the files it skipped).
-public struct CaptureSourceSummary: Sendable {
+public struct CaptureSourceSummary: CaptureReport {
     /// The path the recording was opened from.
     public var path: String
     /// The format it was read as.
@@ -49,6 +49,9 @@ public struct CaptureSourceSummary: Sendable {
             if try source.jpegData(at: 0) != nil { storage = "JPEG files (decoded straight to Y′CbCr planes)" }
         }
     }
+
+    /// None: what the summary reads either loads or throws.
+    public var problems: [String] { [] }
 
     /// A human-readable report, one fact a line, the notes last.
     public var report: String {
