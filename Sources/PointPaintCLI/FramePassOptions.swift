@@ -1,22 +1,6 @@
 import ArgumentParser
 import PointPaint
 
-/// The settings a pass over a capture's frames takes from the command line, as the library's
-/// `CaptureReplay.Options` (`replay`, `view`) and `CloudPainter.Options` (`paint`) both hold them.
-protocol FramePassSettings {
-    /// The frames selected, or nil for all.
-    var frames: Range<Int>? { get set }
-    /// Use every Nth frame of the selection.
-    var every: Int { get set }
-    /// How the camera image is read between pixels.
-    var interpolation: Interpolation { get set }
-    /// Threads that load frames and sample them.
-    var threads: Int { get set }
-}
-
-extension CaptureReplay.Options: FramePassSettings {}
-extension CloudPainter.Options: FramePassSettings {}
-
 /// `--frames` and `--every`: which of a capture's frames `replay`, `view` and `paint` use. Both
 /// are optional, so `view` can tell whether they were given.
 struct FrameSelectionOptions: ParsableArguments {
@@ -38,7 +22,7 @@ struct FrameSelectionOptions: ParsableArguments {
     }
 
     /// Sets the frame selection of `options`.
-    func apply<Settings: FramePassSettings>(to options: inout Settings) {
+    func apply(to options: inout FramePassOptions) {
         options.frames = frames?.range
         options.every = every ?? Self.defaultEvery
     }
@@ -74,7 +58,7 @@ struct SamplingOptions: ParsableArguments {
 
     /// Sets the interpolation and, when given, the thread count of `options` (otherwise left at
     /// the library's default, all cores).
-    func apply<Settings: FramePassSettings>(to options: inout Settings) {
+    func apply(to options: inout FramePassOptions) {
         options.interpolation = interpolation ?? Self.defaultInterpolation
         if let threads { options.threads = threads }
     }

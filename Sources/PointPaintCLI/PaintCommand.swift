@@ -126,8 +126,8 @@ struct PaintCommand: ParsableCommand {
     /// which are solved from the frames).
     var painterOptions: CloudPainter.Options {
         var options = CloudPainter.Options()
-        selection.apply(to: &options)
-        sampling.apply(to: &options)
+        selection.apply(to: &options.pass)
+        sampling.apply(to: &options.pass)
         options.visibility = visibility
         options.accumulate = accumulate
         options.weighted = weights.map { $0 == .on }

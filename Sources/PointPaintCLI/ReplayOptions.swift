@@ -48,8 +48,8 @@ struct ReplayOptions: ParsableArguments {
     /// limited to `shard` of the frames they select.
     func options(grade: ColorCube? = nil, shard: Shard? = nil) -> CaptureReplay.Options {
         var options = CaptureReplay.Options()
-        selection.apply(to: &options)
-        sampling.apply(to: &options)
+        selection.apply(to: &options.pass)
+        sampling.apply(to: &options.pass)
         options.grade = grade
         options.points = points ?? .auto
         if let minConfidence { options.depth.minimumConfidence = minConfidence }

@@ -60,23 +60,21 @@ import PointPaint
         #expect(paint.selection.frames?.range == 2 ..< 9 && paint.selection.every == 3)
         #expect(paint.sampling.interpolation == .nearest && paint.sampling.threads == 2)
         let options = paint.painterOptions
-        #expect(options.frames == 2 ..< 9 && options.every == 3 && options.interpolation == .nearest && options.threads == 2)
+        #expect(options.pass.frames == 2 ..< 9 && options.pass.every == 3 && options.pass.interpolation == .nearest && options.pass.threads == 2)
         #expect(options.voxelSize == 0.5 && options.pointSpacing == 0.25)
         #expect(options.visibility == .depth && options.accumulate == .latest && options.unseen == .drop)
 
         let replay = try ReplayCommand.parse(["-o", "out.ply"] + shared).replay.options()
-        #expect(replay.frames == options.frames && replay.every == options.every)
-        #expect(replay.interpolation == options.interpolation && replay.threads == options.threads)
+        #expect(replay.pass == options.pass)
     }
 
     @Test("without the options paint and replay use the same defaults")
     func defaults() throws {
         let paint = try PaintCommand.parse(["cloud.ply", "-o", "out.ply"]).painterOptions
         let replay = try ReplayCommand.parse(["-o", "out.ply"]).replay.options()
-        #expect(paint.frames == nil && paint.every == 1 && paint.interpolation == .bilinear && paint.voxelSize == nil)
-        #expect(paint.threads == CloudPainter.Options().threads)
-        #expect(replay.frames == nil && replay.every == 1 && replay.interpolation == .bilinear)
-        #expect(replay.threads == paint.threads)
+        #expect(paint.pass.frames == nil && paint.pass.every == 1 && paint.pass.interpolation == .bilinear && paint.voxelSize == nil)
+        #expect(paint.pass.threads == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(replay.pass == paint.pass)
     }
 
     /// A selection past the capture's end is refused at run time, in one line worded alike.

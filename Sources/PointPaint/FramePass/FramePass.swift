@@ -22,25 +22,25 @@ struct FramePass: Sendable {
     /// What each decoded sample becomes: the capture's primaries and the grade.
     let colorPolicy: SampleColorPolicy
 
-    /// A pass over `source`'s frames `frames` (all when nil), every `every`th of them, and of
-    /// those only part `shard`.
+    /// A pass over `source`'s frames `options.frames` (all when nil), every `options.every`th of
+    /// them, and of those only part `shard`.
     /// - Parameter verb: what the error message tells the user to do with a range ("replay",
     ///   "paint from").
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames
     ///   (`countMismatch`) and the frames asked for reach past what all of them have; with a
     ///   shard, the errors of reading a video's keyframes.
-    init(source: any CaptureSource, frames: Range<Int>?, every: Int, shard: Shard?, threads: Int,
-         interpolation: Interpolation, grade: ColorCube? = nil, verb: String) throws {
+    init(source: any CaptureSource, options: FramePassOptions, shard: Shard?, grade: ColorCube? = nil, verb: String) throws {
+        let frames = options.frames
         if let mismatch = source.countMismatch, (frames?.upperBound ?? .max) > source.frameCount {
             throw PointPaintError(.malformed, file: source.path,
                                   "\(mismatch): frames past \(source.frameCount - 1) lack a part; \(verb) a range within frames 0 to \(source.frameCount - 1)")
         }
         self.source = source
-        self.threads = max(1, threads)
-        self.interpolation = interpolation
+        threads = max(1, options.threads)
+        interpolation = options.interpolation
         colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries, grade: grade)
         let range = (frames ?? 0 ..< source.frameCount).clamped(to: 0 ..< source.frameCount)
-        selected = Array(stride(from: range.lowerBound, to: range.upperBound, by: max(every, 1)))
+        selected = Array(stride(from: range.lowerBound, to: range.upperBound, by: max(options.every, 1)))
         if let shard {
             if let starts = try source.decodingStarts() {
                 indices = Self.contiguousShard(selected, starts: starts, shard: shard)

@@ -58,14 +58,8 @@ public struct CloudPainter: Sendable {
 
     /// What to paint from and how.
     public struct Options: Sendable {
-        /// Frames to use (indices into the capture); all when nil.
-        public var frames: Range<Int>?
-        /// Use every Nth frame of the range (1 = all).
-        public var every = 1
-        /// How the sampler reads between texels.
-        public var interpolation: Interpolation = .bilinear
-        /// Threads that load and observe frames.
-        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Which frames, how they are read, and on how many threads.
+        public var pass = FramePassOptions()
         /// The visibility test.
         public var visibility: Visibility = .auto
         /// How the observations of a point (or voxel) combine.
@@ -174,14 +168,13 @@ public struct CloudPainter: Sendable {
         self.cloud = cloud
         self.source = source
         self.options = options
-        pass = try FramePass(source: source, frames: options.frames, every: options.every, shard: nil, threads: options.threads,
-                             interpolation: options.interpolation, verb: "paint from")
+        pass = try FramePass(source: source, options: options.pass, shard: nil, verb: "paint from")
         spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
         weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .mean || options.accumulate == .best)
         if options.accumulate == .best, !weighted {
             throw PointPaintError(.unsupported, file: cloud.path, "expected weighted observations for accumulate best: the best observation is the one of the greatest weight")
         }
-        normals = weighted ? cloud.estimatedNormals(spacing: spacing, threads: options.threads) : []
+        normals = weighted ? cloud.estimatedNormals(spacing: spacing, threads: options.pass.threads) : []
         blocks = CloudBlocks(cloud.positions)
     }
 

@@ -26,17 +26,11 @@ public struct CaptureReplay: Sendable {
 
     /// What to replay and how.
     public struct Options: Sendable {
-        /// Frames to replay (indices into the capture); all when nil.
-        public var frames: Range<Int>?
-        /// Replay every Nth frame of the range (1 = all).
-        public var every = 1
-        /// How the sampler reads between texels.
-        public var interpolation: Interpolation = .bilinear
+        /// Which frames, how they are read, and on how many threads.
+        public var pass = FramePassOptions()
         /// A colour cube applied to each sample's encoded sRGB colour (clamped to 0…1 first, so a
         /// grade gives up wide colour; `SampleColorPolicy.grade`), or nil.
         public var grade: ColorCube?
-        /// Threads that load and sample frames; defaults to the active processor count.
-        public var threads = ProcessInfo.processInfo.activeProcessorCount
         /// Only part K of N of the frames selected above: the Kth, (K+N)th, …, or for a video a
         /// contiguous run of them (`frameIndices`); nil: all. The
         /// stores of all N parts merge into exactly the store of the whole replay.
@@ -130,14 +124,13 @@ public struct CaptureReplay: Sendable {
     /// Creates a replay of `source` with `options`, reading the recording's own cloud when the
     /// points come from it.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames
-    ///   (`countMismatch`) and the frames asked for (all, when `options.frames` is nil) reach past
+    ///   (`countMismatch`) and the frames asked for (all, when `options.pass.frames` is nil) reach past
     ///   what all of them have; `.missing` for `PointSource.cloud` when the source ships no cloud;
     ///   the cloud file's errors; with a shard, the errors of reading a video's keyframes.
     public init(source: any CaptureSource, options: Options = Options()) throws {
         self.source = source
         self.options = options
-        pass = try FramePass(source: source, frames: options.frames, every: options.every, shard: options.shard,
-                             threads: options.threads, interpolation: options.interpolation, grade: options.grade, verb: "replay")
+        pass = try FramePass(source: source, options: options.pass, shard: options.shard, grade: options.grade, verb: "replay")
         if options.points == .cloud {
             guard let file = source.cloudFile else {
                 throw PointPaintError(.missing, file: source.path,
@@ -155,7 +148,7 @@ public struct CaptureReplay: Sendable {
         }
     }
 
-    /// The frame indices `options.frames` and `options.every` select, in order, before
+    /// The frame indices `options.pass.frames` and `options.pass.every` select, in order, before
     /// `options.shard` takes its part of them.
     package var selectedFrames: [Int] { pass.selected }
 

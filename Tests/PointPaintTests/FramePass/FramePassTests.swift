@@ -23,7 +23,11 @@ import Testing
 
     static func pass(_ source: Source, frames: Range<Int>? = nil, every: Int = 1, shard: Shard? = nil, threads: Int = 1,
                      verb: String = "replay") throws -> FramePass {
-        try FramePass(source: source, frames: frames, every: every, shard: shard, threads: threads, interpolation: .bilinear, verb: verb)
+        var options = FramePassOptions()
+        options.frames = frames
+        options.every = every
+        options.threads = threads
+        return try FramePass(source: source, options: options, shard: shard, verb: verb)
     }
 
     @Test("frames, every and shard select; a shard of frame files is round-robin, of a video contiguous runs at its starts")

@@ -19,7 +19,7 @@ import Testing
     static func painter(failing: Int, threads: Int) throws -> CloudPainter {
         let cloud = try PaintCloud(path: "truth", positions: CloudPainterTests.capture.truth.map(\.position), colors: nil)
         var options = CloudPainter.Options()
-        options.threads = threads
+        options.pass.threads = threads
         options.weighted = false
         return try CloudPainter(cloud: cloud, source: FailingSource(inner: CloudPainterTests.source(), failing: failing), options: options)
     }

@@ -32,7 +32,7 @@ import Testing
         let points = try #require(frame.points)
         let cloud = try PaintCloud(path: "features", positions: points.map(\.position), colors: nil)
         let result = try Self.paint(cloud) {
-            $0.frames = 2 ..< 3
+            $0.pass.frames = 2 ..< 3
             $0.visibility = .off
         }
         let replayed = CaptureReplay.samplesForTesting(source: source, frame: frame)
@@ -69,8 +69,8 @@ import Testing
 
     @Test func resultDoesNotDependOnThreads() throws {
         let cloud = try PaintCloud(path: "truth", positions: Self.capture.truth.map(\.position), colors: nil)
-        let one = try Self.paint(cloud) { $0.threads = 1 }
-        let three = try Self.paint(cloud) { $0.threads = 3 }
+        let one = try Self.paint(cloud) { $0.pass.threads = 1 }
+        let three = try Self.paint(cloud) { $0.pass.threads = 3 }
         #expect(one.cloud == three.cloud && one.statistics == three.statistics)
         #expect(one.statistics.zbufferFrames == 6 && one.statistics.hidden > 0, "\(one.statistics)")
     }

@@ -123,15 +123,15 @@ import Testing
         let dir = try StrayCaptureTests.video.copy()
         let source = try StrayCapture(path: dir.path)
         #expect(source.video != nil)
-        let one = try Self.replay(source) { $0.threads = 1 }
-        let two = try Self.replay(source) { $0.threads = 2 }
-        let three = try Self.replay(source) { $0.threads = 3; $0.frames = 1 ..< 4 }
+        let one = try Self.replay(source) { $0.pass.threads = 1 }
+        let two = try Self.replay(source) { $0.pass.threads = 2 }
+        let three = try Self.replay(source) { $0.pass.threads = 3; $0.pass.frames = 1 ..< 4 }
         #expect(one.statistics.frames == 4 && one.statistics.depthFrames == 4 && one.cloud.count > 1000)
         #expect(one.statistics == two.statistics && one.cloud == two.cloud)
         #expect(three.statistics.frames == 3 && three.statistics.pointsSeen < one.statistics.pointsSeen)
         // The same frames extracted as JPEGs: the same points (their depth maps), other codes.
         let frames = try StrayCaptureTests.jpegFrames.copy()
-        let jpeg = try Self.replay(StrayCapture(path: frames.path)) { $0.threads = 2 }
+        let jpeg = try Self.replay(StrayCapture(path: frames.path)) { $0.pass.threads = 2 }
         #expect(jpeg.statistics.pointsSeen == one.statistics.pointsSeen && jpeg.cloud.positions == one.cloud.positions)
     }
 
@@ -142,7 +142,7 @@ import Testing
         let source = try StrayCapture(path: dir.path)
         func run(_ piece: Int, policy: AccumulationPolicy) throws -> (CaptureReplay.Statistics, [StoredVoxel], [Int]) {
             var options = CaptureReplay.Options()
-            options.threads = threads
+            options.pass.threads = threads
             options.depth.stride = stride
             options.depth.minimumConfidence = .low
             options.depthPiecePixels = piece
@@ -191,14 +191,14 @@ import Testing
         }
         let whole = try replay { _ in }
         for threads in [1, 2] {
-            let parts = try (0 ..< 2).map { k in try replay { $0.shard = Shard(index: k, count: 2); $0.threads = threads } }
+            let parts = try (0 ..< 2).map { k in try replay { $0.shard = Shard(index: k, count: 2); $0.pass.threads = threads } }
             #expect(parts.map(\.indices) == [[0, 1], [2, 3]])
             var merged = parts[0].store
             merged.merge(parts[1].store)
             #expect(merged.cloud() == whole.store.cloud(), "\(threads) threads")
         }
         // Frames from the middle start at the keyframe before them: the same samples.
-        let middle = try replay { $0.frames = 3 ..< 4 }
+        let middle = try replay { $0.pass.frames = 3 ..< 4 }
         var alone = SceneStore(voxelSize: 0.01)
         let all = try CaptureReplay(source: source, options: CaptureReplay.Options())
         alone.add(points: try all.samples(ofFrame: 3).positions, colors: try all.samples(ofFrame: 3).colors, frame: 3)
@@ -213,15 +213,15 @@ import Testing
         #expect(source.frameCount == 3)
         for frames in [nil, 0 ..< 4, 2 ..< Int.max] as [Range<Int>?] {
             do {
-                _ = try Self.replay(source) { $0.frames = frames }
+                _ = try Self.replay(source) { $0.pass.frames = frames }
                 Issue.record("expected the replay of \(String(describing: frames)) to be refused")
             } catch let error as PointPaintError {
                 #expect(error.kind == .malformed && error.file == dir.path && error.description.contains(mismatch), "\(error)")
                 #expect(error.message.hasSuffix("replay a range within frames 0 to 2") && !error.description.contains("\n"))
             }
         }
-        #expect(try Self.replay(source) { $0.frames = 0 ..< 3 }.statistics.frames == 3)
-        #expect(try Self.replay(source) { $0.frames = 1 ..< 2 }.statistics.frames == 1)
+        #expect(try Self.replay(source) { $0.pass.frames = 0 ..< 3 }.statistics.frames == 3)
+        #expect(try Self.replay(source) { $0.pass.frames = 1 ..< 2 }.statistics.frames == 1)
     }
 
     @Test func aFrameThatFailsStopsTheReplayAfterTheFramesBeforeIt() throws {
@@ -230,7 +230,7 @@ import Testing
         let source = try StrayCapture(path: dir.path)
         for threads in [1, 2] {
             var options = CaptureReplay.Options()
-            options.threads = threads
+            options.pass.threads = threads
             var store = SceneStore(voxelSize: 0.01)
             var done: [Int] = []
             let replay = try CaptureReplay(source: source, options: options)

@@ -83,7 +83,7 @@ import Testing
         let reader = try CaptureReader(path: dir.path)
         let info = reader.imageInfo
         var options = CaptureReplay.Options()
-        options.frames = 2 ..< 3
+        options.pass.frames = 2 ..< 3
         // `first` keeps each voxel's first sample with all its bits: one point decides a voxel.
         var store = SceneStore(voxelSize: 0.02, policy: .first)
         let statistics = try CaptureReplay(source: reader, options: options).run(into: &store)
@@ -130,7 +130,7 @@ import Testing
             var runs: [(voxels: [SceneStore.Voxel], statistics: CaptureReplay.Statistics, samples: Int)] = []
             for threads in [1, 2, 3] {
                 var options = CaptureReplay.Options()
-                options.threads = threads
+                options.pass.threads = threads
                 if gains {
                     options.gains = ExposureGains(gains: Dictionary(uniqueKeysWithValues: (0 ..< 41).map { frame in
                         (frame, SIMD3<Float>(0.8 + Float(frame % 5) * 0.1, 1.1, 0.95 - Float(frame % 3) * 0.05))
@@ -157,8 +157,8 @@ import Testing
         let dir = TemporaryDirectory()
         _ = try Self.synthesize(in: dir)
         var options = CaptureReplay.Options()
-        options.frames = 1 ..< 6
-        options.every = 2
+        options.pass.frames = 1 ..< 6
+        options.pass.every = 2
         let replay = try CaptureReplay(source: CaptureReader(path: dir.path), options: options)
         #expect(replay.frameIndices == [1, 3, 5])
         var store = SceneStore(voxelSize: 0.02)
