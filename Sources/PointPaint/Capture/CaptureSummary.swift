@@ -32,7 +32,7 @@ public struct CaptureSummary: CaptureReport {
     /// Frames with a depth map, and the maps' sizes ("256x192 uint16-mm"); 0 and empty without.
     public var depth: (frames: Int, sizes: [String])
     /// The reader's notes (`CaptureReader.notes`): the pose convention, how frames are stored.
-    public var notes: [String]
+    public var notes: [CaptureNote]
     /// Frames the wide-colour count leaves out because they could not be sampled (an image that
     /// fails to decode: only its header is checked before), in order; each one's error is among
     /// `problems`. Empty when none, and for sRGB captures.
@@ -147,7 +147,7 @@ public struct CaptureSummary: CaptureReport {
             lines.append("wide colour:  \(wideColor.outsideSRGB) of \(wideColor.samples) samples (\(String(format: "%.1f", share))%) lie outside sRGB\(left)")
         }
         lines.append("notes:")
-        lines += notes.map { "  - \($0)" }
+        lines += notes.map { "  - \($0.text)" }
         if problems.isEmpty {
             lines.append("problems:     none")
         } else {

@@ -12,7 +12,7 @@ extension WrappingCaptureSource {
     var path: String { inner.path }
     var imageInfo: CaptureImageInfo { inner.imageInfo }
     var frameCount: Int { inner.frameCount }
-    var notes: [String] { inner.notes }
+    var notes: [CaptureNote] { inner.notes }
     var cloudFile: String? { inner.cloudFile }
     func frameInfo(at index: Int) throws -> CaptureFrameInfo { try inner.frameInfo(at: index) }
     func frame(at index: Int) throws -> CaptureFrame { try inner.frame(at: index) }

@@ -18,9 +18,9 @@ extension CaptureReader: CaptureSource {
     /// What the capture holds, one line each: how its frames are stored, which frames have
     /// feature points and depth maps, and that poses are used as stored.
     /// - Complexity: O(frames).
-    public var notes: [String] {
+    public var notes: [CaptureNote] {
         let frames = manifest.frames
-        var notes = ["poses: camera-to-world with ARKit camera axes, intrinsics in pixels of the image, used as stored (format v1)"]
+        var notes: [CaptureNote] = [.poses("poses: camera-to-world with ARKit camera axes, intrinsics in pixels of the image, used as stored (format v1)")]
         var kinds: [(String, Int)] = []
         for (name, count) in [
             ("NV12", frames.count { if case .nv12 = $0.image { true } else { false } }),
@@ -28,22 +28,22 @@ extension CaptureReader: CaptureSource {
             ("JPEG (decoded straight to its Y′CbCr planes)", frames.count { if case .jpeg = $0.image { true } else { false } }),
         ] where count > 0 { kinds.append((name, count)) }
         if !kinds.isEmpty {
-            notes.append("images: " + kinds.map { "\(SourceFiles.count($0.1, "frame")) as \($0.0)" }.joined(separator: ", "))
+            notes.append(.colour("images: " + kinds.map { "\(SourceFiles.count($0.1, "frame")) as \($0.0)" }.joined(separator: ", ")))
         }
         let withPoints = frames.count { $0.points != nil }
-        notes.append(withPoints == frames.count ? "feature points: every frame"
-            : withPoints == 0 ? "feature points: none recorded" : "feature points: \(withPoints) of \(SourceFiles.count(frames.count, "frame"))")
+        notes.append(.points(withPoints == frames.count ? "feature points: every frame"
+            : withPoints == 0 ? "feature points: none recorded" : "feature points: \(withPoints) of \(SourceFiles.count(frames.count, "frame"))"))
         let depths = frames.compactMap(\.depth)
         if depths.isEmpty {
-            notes.append("depth: none")
+            notes.append(.depth("depth: none"))
         } else {
             let sizes = Set(depths.map { "\($0.width)x\($0.height) \($0.encoding.rawValue)" }).sorted().joined(separator: ", ")
             let confidence = depths.count { $0.confidence != nil }
-            notes.append("depth: \(depths.count) of \(SourceFiles.count(frames.count, "frame")) (\(sizes)); "
+            notes.append(.depth("depth: \(depths.count) of \(SourceFiles.count(frames.count, "frame")) (\(sizes)); "
                          + (confidence == depths.count ? "confidence 0, 1, 2" : confidence == 0 ? "no confidence maps (all taken as high)"
-                             : "\(confidence) with confidence maps"))
+                             : "\(confidence) with confidence maps")))
         }
-        if let cloud = manifest.cloud { notes.append("cloud: \(cloud)") }
+        if let cloud = manifest.cloud { notes.append(.points("cloud: \(cloud)")) }
         return notes
     }
 }

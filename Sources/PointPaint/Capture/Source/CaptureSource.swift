@@ -20,7 +20,7 @@ public protocol CaptureSource: Sendable {
     var frameCount: Int { get }
     /// What the reader assumed or converted, for `info`: one line each, such as the pose
     /// convention it turned into ARKit's or the frames it skipped.
-    var notes: [String] { get }
+    var notes: [CaptureNote] { get }
     /// The app's own fused point cloud (a PLY file), if the recording ships one.
     var cloudFile: String? { get }
     /// When the recording's parts hold different numbers of frames (poses, images, depth maps):

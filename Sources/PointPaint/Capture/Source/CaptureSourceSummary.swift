@@ -26,7 +26,7 @@ public struct CaptureSourceSummary: CaptureReport {
     /// The parts' counts, when they disagree.
     public var countMismatch: String?
     /// The reader's notes, one line each.
-    public var notes: [String]
+    public var notes: [CaptureNote]
 
     /// Reads the source's description, the first and last frame's times, and the first frame
     /// whole (its depth map and points).
@@ -78,7 +78,7 @@ public struct CaptureSourceSummary: CaptureReport {
         if let cloudFile { lines.append("cloud:        \(cloudFile) (replay --points cloud)") }
         if let countMismatch, frameCount > 0 { lines.append("counts:       \(countMismatch): replay frames 0 to \(frameCount - 1) with --frames") }
         lines.append("notes:")
-        lines += notes.map { "  - \($0)" }
+        lines += notes.map { "  - \($0.text)" }
         // Notes and paths are what the recording's files say: nothing in them may clear a
         // terminal or split a line.
         return PointPaintError.escapingInvisible(lines: lines)

@@ -32,7 +32,7 @@ public struct NerfstudioCapture: CaptureSource {
     /// The frames `transforms.json` lists.
     public var frameCount: Int { frames.entries.count }
     /// What was read and how: camera model, distortion, applied transforms, depth scale.
-    public let notes: [String]
+    public let notes: [CaptureNote]
     /// The file `ply_file_path` names, if any.
     public let cloudFile: String?
 
@@ -58,14 +58,14 @@ public struct NerfstudioCapture: CaptureSource {
         }
         let json = try SourceJSON(contentsOf: file).root
         _ = try json.object()
-        var notes: [String] = []
+        var notes: [CaptureNote] = []
 
         let model = json["camera_model"].exists ? try json["camera_model"].string() : "PINHOLE"
         guard Self.pinholeModels.contains(model) else {
             throw PointPaintError(.unsupported, file: file, place: .jsonPath("camera_model"),
                                   "expected a pinhole camera model (\(Self.pinholeModels.sorted().joined(separator: ", "))), found \(PointPaintError.quote(model)): fisheye and panoramic images are not read")
         }
-        notes.append("camera model: \(model)" + (json["camera_model"].exists ? "" : " (camera_model absent)"))
+        notes.append(.camera("camera model: \(model)" + (json["camera_model"].exists ? "" : " (camera_model absent)")))
 
         let list = try json["frames"].array()
         guard !list.isEmpty else { throw json["frames"].failure("an array of at least one frame") }
@@ -179,20 +179,20 @@ public struct NerfstudioCapture: CaptureSource {
             }
         }
         self.imageInfo = imageInfo
-        notes.append("poses: transform_matrix, camera-to-world with OpenGL camera axes (ARKit's), used as stored")
-        notes.append("intrinsics: fl_x, fl_y, cx, cy for w × h, " + (intrinsicsPerFrame ? "per frame where a frame gives them" : "at the top level")
+        notes.append(.poses("poses: transform_matrix, camera-to-world with OpenGL camera axes (ARKit's), used as stored"))
+        notes.append(.camera("intrinsics: fl_x, fl_y, cx, cy for w × h, " + (intrinsicsPerFrame ? "per frame where a frame gives them" : "at the top level")
                      + (focalLengthOnce ? "; fl_y absent, taken as fl_x" : "")
-                     + (derived.isEmpty ? "" : "; " + derived.sorted().joined(separator: "; ")))
-        notes.append("timestamps: none recorded; frame i, in the order \((file as NSString).lastPathComponent) lists them, at i s")
+                     + (derived.isEmpty ? "" : "; " + derived.sorted().joined(separator: "; "))))
+        notes.append(.timestamps("timestamps: none recorded; frame i, in the order \((file as NSString).lastPathComponent) lists them, at i s"))
         if pngFrames > 0 {
-            notes.append(SourceFiles.count(pngFrames, "PNG frame") + ": sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
+            notes.append(.colour(SourceFiles.count(pngFrames, "PNG frame") + ": sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code"))
         }
         if !distortion.isEmpty {
             let terms = distortion.keys.sorted().map { key in "\(key) \(distortion[key]!.sorted().map { "\($0)" }.joined(separator: "/"))" }
-            notes.append("lens distortion not undone: " + terms.joined(separator: ", "))
+            notes.append(.camera("lens distortion not undone: " + terms.joined(separator: ", ")))
         }
         for key in ["applied_transform", "applied_scale", "orientation_override"] where json[key].exists {
-            notes.append("\(key) present: the world is nerfstudio's, as saved (not turned back into the original data's)")
+            notes.append(.ignored("\(key) present: the world is nerfstudio's, as saved (not turned back into the original data's)"))
         }
         if json["applied_transform"].exists { _ = try json["applied_transform"].matrix(rows: 3, columns: 4) }
         if json["applied_scale"].exists { _ = try json["applied_scale"].positiveNumber() }
@@ -204,13 +204,13 @@ public struct NerfstudioCapture: CaptureSource {
             let depth = try SourceFiles.depthPNGSize(depthPath, frame: first)
             try SourceFiles.checkRegistered(depth: depth, image: imageSize, file: depthPath, frame: first)
             depthSize = depth
-            notes.append("depth: 16-bit PNG, \(depth.width)x\(depth.height), "
+            notes.append(.depth("depth: 16-bit PNG, \(depth.width)x\(depth.height), "
                          + (json["integer_depth_scale"].exists ? "\(metresPerDepthUnit) m a unit (integer_depth_scale)" : "millimetres (nerfstudio's default scale)")
-                         + "; no confidence")
+                         + "; no confidence"))
             let without = frames.count(where: { $0.depth == nil })
-            if without > 0 { notes.append(SourceFiles.count(without, "frame") + " without a depth map") }
+            if without > 0 { notes.append(.depth(SourceFiles.count(without, "frame") + " without a depth map")) }
         } else {
-            notes.append("no depth maps")
+            notes.append(.depth("no depth maps"))
         }
 
         if json["ply_file_path"].exists {

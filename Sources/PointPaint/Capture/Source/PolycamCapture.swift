@@ -25,7 +25,7 @@ public struct PolycamCapture: CaptureSource {
     /// Frames that have an image, a camera and (where the folders exist) a depth and confidence map.
     public var frameCount: Int { frames.entries.count }
     /// What was read and how: the image set, the pose and depth conventions, the blur scores seen.
-    public let notes: [String]
+    public let notes: [CaptureNote]
     /// Polycam's raw data ships no point cloud of its own.
     public var cloudFile: String? { nil }
     /// The counts of images, cameras and depth and confidence maps, when they differ.
@@ -44,7 +44,7 @@ public struct PolycamCapture: CaptureSource {
     ///   `.malformed` names, numbers, matrices and sizes; `.outOfRange` focal lengths and sizes.
     public init(path: String) throws {
         self.path = path
-        var notes: [String] = []
+        var notes: [CaptureNote] = []
         root = try Self.root(of: path, notes: &notes)
         let keyframes = (root as NSString).appendingPathComponent("keyframes")
         func folder(_ name: String) -> String { (keyframes as NSString).appendingPathComponent(name) }
@@ -52,10 +52,10 @@ public struct PolycamCapture: CaptureSource {
         let (imageFolder, cameraFolder): (String, String)
         if SourceFiles.isFolder(folder("corrected_images")) && SourceFiles.isFolder(folder("corrected_cameras")) {
             (imageFolder, cameraFolder) = (folder("corrected_images"), folder("corrected_cameras"))
-            notes.append("images and cameras: keyframes/corrected_images/ and corrected_cameras/ (Polycam's optimised poses)")
+            notes.append(.layout("images and cameras: keyframes/corrected_images/ and corrected_cameras/ (Polycam's optimised poses)"))
         } else {
             (imageFolder, cameraFolder) = (folder("images"), folder("cameras"))
-            notes.append("images and cameras: keyframes/images/ and cameras/ (no corrected set: ARKit's poses as tracked)")
+            notes.append(.layout("images and cameras: keyframes/images/ and cameras/ (no corrected set: ARKit's poses as tracked)"))
         }
         let images = try Self.timestamped(imageFolder, suffix: ".jpg")
         let cameras = try Self.timestamped(cameraFolder, suffix: ".json")
@@ -100,30 +100,30 @@ public struct PolycamCapture: CaptureSource {
         }
         imageInfo = info
         var depthSize: (width: Int, height: Int)?
-        notes.append("poses: t_00 … t_23, a row-major 3×4 camera-to-world matrix with ARKit camera axes, used as stored")
-        notes.append("intrinsics: per frame (fx, fy, cx, cy for the camera file's width × height)")
-        notes.append("timestamps: file names in microseconds")
+        notes.append(.poses("poses: t_00 … t_23, a row-major 3×4 camera-to-world matrix with ARKit camera axes, used as stored"))
+        notes.append(.camera("intrinsics: per frame (fx, fy, cx, cy for the camera file's width × height)"))
+        notes.append(.timestamps("timestamps: file names in microseconds"))
         if let depthPath = frames[0].depth {
             let depth = try SourceFiles.depthPNGSize(depthPath, frame: 0)
             try SourceFiles.checkRegistered(depth: depth, image: (info.width, info.height), file: depthPath, frame: 0)
             depthSize = depth
-            notes.append("depth: keyframes/depth/, 16-bit millimetres, \(depth.width)x\(depth.height)"
-                         + (confidences == nil ? "; no confidence maps" : "; confidence 0, 127, 255 read as low, medium, high"))
+            notes.append(.depth("depth: keyframes/depth/, 16-bit millimetres, \(depth.width)x\(depth.height)"
+                         + (confidences == nil ? "; no confidence maps" : "; confidence 0, 127, 255 read as low, medium, high")))
             if cameraFolder.hasSuffix("corrected_cameras") {
-                notes.append("depth with corrected images: Polycam does not say whether its depth maps match the raw or the corrected images")
+                notes.append(.depth("depth with corrected images: Polycam does not say whether its depth maps match the raw or the corrected images"))
             }
         } else {
-            notes.append("no depth maps (keyframes/depth/ absent)")
+            notes.append(.depth("no depth maps (keyframes/depth/ absent)"))
         }
         if let blur {
-            notes.append(String(format: "blur_score: %.1f to %.1f (not used; lower is blurrier)", blur.lowerBound, blur.upperBound))
+            notes.append(.ignored(String(format: "blur_score: %.1f to %.1f (not used; lower is blurrier)", blur.lowerBound, blur.upperBound)))
         }
         self.notes = notes
         self.frames = SourceFrames(frames, imageInfo: info, depthSize: depthSize, confidenceCodes: Self.confidenceCodes, file: root)
     }
 
     /// The folder holding `keyframes/`: `path`, or its only folder (hidden entries aside).
-    private static func root(of path: String, notes: inout [String]) throws -> String {
+    private static func root(of path: String, notes: inout [CaptureNote]) throws -> String {
         if SourceFiles.isFolder((path as NSString).appendingPathComponent("keyframes")) { return path }
         let folders = try SourceFiles.names(in: path).filter {
             !$0.hasPrefix(".") && SourceFiles.isFolder((path as NSString).appendingPathComponent($0))
@@ -131,7 +131,7 @@ public struct PolycamCapture: CaptureSource {
         if folders.count == 1 {
             let inner = (path as NSString).appendingPathComponent(folders[0])
             if SourceFiles.isFolder((inner as NSString).appendingPathComponent("keyframes")) {
-                notes.append("export in its own folder: \(folders[0])/")
+                notes.append(.layout("export in its own folder: \(folders[0])/"))
                 return inner
             }
         }

@@ -20,7 +20,7 @@ extension Record3DCapture {
         /// `frameTimestamps`, when present.
         var timestamps: [Double]?
         /// What was read and assumed.
-        var notes: [String] = []
+        var notes: [CaptureNote] = []
 
         /// The largest metadata read: 100 000 poses of seven numbers and their timestamps are
         /// about 20 MiB of text.
@@ -48,22 +48,22 @@ extension Record3DCapture {
             poses = try root["poses"].array().map(Self.pose)
             if root["frameTimestamps"].exists {
                 timestamps = try root["frameTimestamps"].array().map { try $0.number() }
-                notes.append("timestamps: frameTimestamps (seconds, Record3D's clock)")
+                notes.append(.timestamps("timestamps: frameTimestamps (seconds, Record3D's clock)"))
             } else {
                 guard let fps else { throw root["fps"].failure("fps (frames a second), needed when frameTimestamps is absent") }
-                notes.append("timestamps: frameTimestamps absent; frame N at N / fps (fps \(Self.text(fps)))")
+                notes.append(.timestamps("timestamps: frameTimestamps absent; frame N at N / fps (fps \(Self.text(fps)))"))
             }
             let coefficients = root["perFrameIntrinsicCoeffs"]
             if coefficients.exists {
                 frameIntrinsics = perFrameIntrinsics(coefficients)
-                notes.append(frameIntrinsics != nil
+                notes.append(.camera(frameIntrinsics != nil
                     ? "intrinsics: perFrameIntrinsicCoeffs, read as fx, fy, cx, cy for each pose (close to K), for the stored \(imageDescription) image"
-                    : "intrinsics: perFrameIntrinsicCoeffs ignored (its layout is undocumented, and it is not fx, fy, cx, cy close to K for each pose); K used for every frame")
+                    : "intrinsics: perFrameIntrinsicCoeffs ignored (its layout is undocumented, and it is not fx, fy, cx, cy close to K for each pose); K used for every frame"))
             }
             if frameIntrinsics == nil {
-                notes.append("intrinsics: K (column-major), the first frame's, for the stored \(imageDescription) image; used for every frame")
+                notes.append(.camera("intrinsics: K (column-major), the first frame's, for the stored \(imageDescription) image; used for every frame"))
             }
-            if root["initPose"].exists { notes.append("initPose: ignored (its meaning is undocumented)") }
+            if root["initPose"].exists { notes.append(.ignored("initPose: ignored (its meaning is undocumented)")) }
         }
 
         /// The image's size, and whether it is portrait.

@@ -42,7 +42,7 @@ public struct Record3DCapture: CaptureSource {
     /// them) a confidence map.
     public var frameCount: Int { frames.count }
     /// What was read and assumed: the pose convention, the intrinsics, the timestamps, depth.
-    public let notes: [String]
+    public let notes: [CaptureNote]
     /// Record3D ships no point cloud of its own.
     public var cloudFile: String? { nil }
     /// The counts of poses, timestamps, images and depth and confidence maps, when they differ.
@@ -97,8 +97,8 @@ public struct Record3DCapture: CaptureSource {
             }
             frames.append(Frame(number: number, info: CaptureFrameInfo(timestamp: time, camera: camera)))
         }
-        notes.insert("poses: [qx, qy, qz, qw, px, py, pz] camera-to-world with OpenGL camera axes (ARKit's), used as stored; "
-                     + "world: the first camera's frame (not gravity-aligned)", at: 0)
+        notes.insert(.poses("poses: [qx, qy, qz, qw, px, py, pz] camera-to-world with OpenGL camera axes (ARKit's), used as stored; "
+                            + "world: the first camera's frame (not gravity-aligned)"), at: 0)
 
         // The image: the first frame's JPEG is the metadata's w × h.
         let imageName = parts.images[first]!
@@ -117,12 +117,12 @@ public struct Record3DCapture: CaptureSource {
         self.depthSize = depthSize
         let portrait = depthSize.height > depthSize.width ? ", portrait like the image" : ""
         if let archive = parts.archive {
-            notes.append("depth: rgbd/N.depth, LZFSE float32 metres, \(depthSize.width)x\(depthSize.height) (dw × dh\(portrait)); NaN: no depth")
-            notes.append(parts.confidences == nil ? "no confidence maps (rgbd/N.conf absent): every depth counts as high" : "confidence: rgbd/N.conf, LZFSE uint8 0, 1, 2")
+            notes.append(.depth("depth: rgbd/N.depth, LZFSE float32 metres, \(depthSize.width)x\(depthSize.height) (dw × dh\(portrait)); NaN: no depth"))
+            notes.append(.depth(parts.confidences == nil ? "no confidence maps (rgbd/N.conf absent): every depth counts as high" : "confidence: rgbd/N.conf, LZFSE uint8 0, 1, 2"))
             storage = .archive(archive, confidence: parts.confidences != nil)
         } else {
-            notes.append("depth: depth/N.exr, float metres, \(depthSize.width)x\(depthSize.height) (dw × dh\(portrait)); NaN: no depth")
-            notes.append(parts.confidences == nil ? "no confidence maps (conf/ absent): every depth counts as high" : "confidence: conf/N.png, 0, 1, 2")
+            notes.append(.depth("depth: depth/N.exr, float metres, \(depthSize.width)x\(depthSize.height) (dw × dh\(portrait)); NaN: no depth"))
+            notes.append(.depth(parts.confidences == nil ? "no confidence maps (conf/ absent): every depth counts as high" : "confidence: conf/N.png, 0, 1, 2"))
             let entries = frames.map { frame in
                 SourceFrames.Entry(timestamp: frame.info.timestamp, camera: frame.info.camera, image: parts.images[frame.number]!,
                                    depth: parts.depths[frame.number]!, confidence: parts.confidences?[frame.number])
@@ -280,14 +280,14 @@ extension Record3DCapture {
         /// The depth maps' size: `dw` × `dh` as the metadata says, checked against the first depth
         /// map; without them, the first map's own size (an EXR's), or for an archive the grid of
         /// the image's aspect ratio its decoded size fills (else Record3D's LiDAR 192 × 256).
-        func depthSize(_ name: String, metadata: Metadata, notes: inout [String]) throws -> (width: Int, height: Int) {
+        func depthSize(_ name: String, metadata: Metadata, notes: inout [CaptureNote]) throws -> (width: Int, height: Int) {
             if archive == nil {
                 let size = try SourceFiles.depthEXRSize(name, frame: 0)
                 if let stated = metadata.depthSize, stated != size {
                     throw PointPaintError(.malformed, file: name, place: .frame(0),
                                           "expected a \(stated.width)x\(stated.height) depth map (the metadata's dw and dh), found \(size.width)x\(size.height)")
                 }
-                if metadata.depthSize == nil { notes.append("dw, dh absent: the depth size is the EXR files' own") }
+                if metadata.depthSize == nil { notes.append(.depth("dw, dh absent: the depth size is the EXR files' own")) }
                 return size
             }
             if let stated = metadata.depthSize { return stated }
@@ -303,10 +303,10 @@ extension Record3DCapture {
             let width = Int((Double(pixels) * Double(metadata.width) / Double(metadata.height)).squareRoot().rounded())
             if decoded % 4 == 0, width > 0, pixels % width == 0,
                abs(Double(width) / Double(pixels / width) / (Double(metadata.width) / Double(metadata.height)) - 1) <= 0.01 {
-                notes.append("dw, dh absent: \(width)x\(pixels / width) inferred from the first depth map's \(decoded) bytes and the image's aspect ratio")
+                notes.append(.depth("dw, dh absent: \(width)x\(pixels / width) inferred from the first depth map's \(decoded) bytes and the image's aspect ratio"))
                 return (width, pixels / width)
             }
-            notes.append("dw, dh absent: assumed Record3D's LiDAR 192x256 (the first depth map's \(decoded) bytes fit no grid of the image's aspect ratio)")
+            notes.append(.depth("dw, dh absent: assumed Record3D's LiDAR 192x256 (the first depth map's \(decoded) bytes fit no grid of the image's aspect ratio)"))
             return (192, 256)
         }
     }

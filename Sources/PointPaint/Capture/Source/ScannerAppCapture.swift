@@ -30,7 +30,7 @@ public struct ScannerAppCapture: CaptureSource {
     /// Frames that have both a frame file and a JPEG.
     public var frameCount: Int { frames.entries.count }
     /// What was read and how: the pose layout found, the frames skipped, depth units.
-    public let notes: [String]
+    public let notes: [CaptureNote]
     /// `points.ply`, when the export has one.
     public let cloudFile: String?
 
@@ -57,10 +57,10 @@ public struct ScannerAppCapture: CaptureSource {
         guard !numbers.isEmpty else {
             throw PointPaintError(.missing, file: path, "expected frame_NNNNN.json files with frame_NNNNN.jpg images of the same number, found \(jsons.count) frame files and \(jpegs.count) JPEGs, none of them paired")
         }
-        var notes: [String] = []
+        var notes: [CaptureNote] = []
         var intrinsicsOrders = Set<String>()
-        if jsons.count > numbers.count { notes.append("skipped " + SourceFiles.count(jsons.count - numbers.count, "frame") + " without an image (frame_NNNNN.json without .jpg)") }
-        if jpegs.count > numbers.count { notes.append("skipped " + SourceFiles.count(jpegs.count - numbers.count, "JPEG") + " without a frame_NNNNN.json") }
+        if jsons.count > numbers.count { notes.append(.ignored("skipped " + SourceFiles.count(jsons.count - numbers.count, "frame") + " without an image (frame_NNNNN.json without .jpg)")) }
+        if jpegs.count > numbers.count { notes.append(.ignored("skipped " + SourceFiles.count(jpegs.count - numbers.count, "JPEG") + " without a frame_NNNNN.json")) }
 
         // The pose's order is the capture's: a frame whose translation is zero has the same
         // shape either way, so every frame is read before any pose becomes a matrix.
@@ -99,12 +99,12 @@ public struct ScannerAppCapture: CaptureSource {
         self.imageInfo = imageInfo
         var depthSize: (width: Int, height: Int)?
 
-        notes.append(order == .rowMajor
+        notes.append(.poses(order == .rowMajor
             ? "poses: cameraPoseARFrame, camera-to-world row by row with ARKit camera axes, used as stored"
-            : "poses: cameraPoseARFrame stored column by column in this export (the translation is in elements 12–14), read as such; ARKit camera axes")
-        notes.append("intrinsics: per frame, intrinsics 3×3 " + intrinsicsOrders.sorted().joined(separator: " and ")
-                     + ", for the stored (landscape) JPEG pixels; EXIF orientation ignored")
-        notes.append("timestamps: time (the app's clock when it wrote the frame)")
+            : "poses: cameraPoseARFrame stored column by column in this export (the translation is in elements 12–14), read as such; ARKit camera axes"))
+        notes.append(.camera("intrinsics: per frame, intrinsics 3×3 " + intrinsicsOrders.sorted().joined(separator: " and ")
+                     + ", for the stored (landscape) JPEG pixels; EXIF orientation ignored"))
+        notes.append(.timestamps("timestamps: time (the app's clock when it wrote the frame)"))
 
         if let first = frames.firstIndex(where: { $0.depth != nil }) {
             let depthPath = frames[first].depth!
@@ -118,14 +118,14 @@ public struct ScannerAppCapture: CaptureSource {
             depthSize = size
             let kinds = [(depthPNGs, "depth_NNNNN.png, 16-bit millimetres"), (depthEXRs, "depth_NNNNN.exr, float metres")]
                 .filter { !$0.0.isEmpty }.map(\.1).joined(separator: "; ")
-            notes.append("depth: \(kinds), \(size.width)x\(size.height)")
+            notes.append(.depth("depth: \(kinds), \(size.width)x\(size.height)"))
             let withoutDepth = frames.count(where: { $0.depth == nil })
-            if withoutDepth > 0 { notes.append(SourceFiles.count(withoutDepth, "frame") + " without a depth map") }
+            if withoutDepth > 0 { notes.append(.depth(SourceFiles.count(withoutDepth, "frame") + " without a depth map")) }
             let withoutConfidence = frames.count(where: { $0.depth != nil && $0.confidence == nil })
-            notes.append(withoutConfidence == 0 ? "confidence: conf_NNNNN.png, 0, 1, 2"
-                         : SourceFiles.count(withoutConfidence, "depth map") + " without a confidence map (their depths count as high)")
+            notes.append(.depth(withoutConfidence == 0 ? "confidence: conf_NNNNN.png, 0, 1, 2"
+                         : SourceFiles.count(withoutConfidence, "depth map") + " without a confidence map (their depths count as high)"))
         } else {
-            notes.append("no depth maps (the app records them in its low-resolution mode only)")
+            notes.append(.depth("no depth maps (the app records them in its low-resolution mode only)"))
         }
         self.notes = notes
         cloudFile = FileBytes.size(of: file("points.ply")) != nil ? file("points.ply") : nil

@@ -21,7 +21,7 @@ extension StrayCapture {
         /// The rows, in file order (frame numbers and timestamps increasing).
         var rows: [OdometryRow]
         /// What was read and assumed, for `notes`.
-        var notes: [String]
+        var notes: [CaptureNote]
         /// Whether rows carry their own intrinsics.
         var intrinsicsPerFrame: Bool
         /// Whether rows carry their time (else row i is at i/60 s).
@@ -50,14 +50,14 @@ extension StrayCapture {
     ///   (`.outOfRange`); `.unsupported` for a file without a header and without `.npy` depth.
     static func readOdometry(_ path: String, npyDepth: Bool) throws -> Odometry {
         let csv = try SourceCSV(contentsOf: path, limit: maximumOdometryBytes, header: .optional(namesIfAbsent: headerlessColumns))
-        var notes: [String] = []
+        var notes: [CaptureNote] = []
         if !csv.hasHeader {
             guard npyDepth else {
                 throw PointPaintError(.unsupported, file: path, place: .line(1),
                                       "expected a header line (timestamp, frame, x, y, z, qx, qy, qz, qw); a file without one is read only beside "
                                           + "the .npy depth maps of the February 2021 builds (earlier builds were pre-releases of unknown axes)")
             }
-            notes.append("odometry.csv without a header (February 2021 build): columns x, y, z, qx, qy, qz, qw")
+            notes.append(.layout("odometry.csv without a header (February 2021 build): columns x, y, z, qx, qy, qz, qw"))
         }
         let positionColumns = try ["x", "y", "z"].map { try csv.column($0) }
         let quaternionColumns = try ["qx", "qy", "qz", "qw"].map { try csv.column($0) }
@@ -65,7 +65,7 @@ extension StrayCapture {
         // Both came in the same build: one without the other is no layout the app wrote.
         if (timeColumn == nil) != (frameColumn == nil) { _ = try csv.column(timeColumn == nil ? "timestamp" : "frame") }
         if timeColumn == nil && csv.hasHeader {
-            notes.append("odometry.csv without timestamp and frame columns (2021 build): frame i is row i")
+            notes.append(.layout("odometry.csv without timestamp and frame columns (2021 build): frame i is row i"))
         }
         let intrinsicNames = ["fx", "fy", "cx", "cy"]
         let intrinsicColumns = intrinsicNames.contains { csv.column(ifPresent: $0) != nil } ? try intrinsicNames.map { try csv.column($0) } : nil
@@ -108,7 +108,7 @@ extension StrayCapture {
             rows.append(OdometryRow(line: row.line, frame: frame, timestamp: timestamp, transform: transform, intrinsics: intrinsics))
         }
         if distortionRows > 0 {
-            notes.append("lens distortion centre given for \(SourceFiles.count(distortionRows, "frame")) (distortion_center_x, _y): distortion not undone")
+            notes.append(.camera("lens distortion centre given for \(SourceFiles.count(distortionRows, "frame")) (distortion_center_x, _y): distortion not undone"))
         }
         return Odometry(rows: rows, notes: notes, intrinsicsPerFrame: intrinsicColumns != nil, timestamps: timeColumn != nil)
     }

@@ -29,7 +29,7 @@ public struct StrayCapture: CaptureSource {
     /// The rows of `odometry.csv` that have a colour frame.
     public var frameCount: Int { frames.entries.count }
     /// What was read and how: layout, pose and intrinsics conventions, depth, frames without depth.
-    public let notes: [String]
+    public let notes: [CaptureNote]
     /// Stray Scanner saves no point cloud of its own.
     public var cloudFile: String? { nil }
     /// The counts of `odometry.csv` rows and colour frames, when they differ.
@@ -56,7 +56,7 @@ public struct StrayCapture: CaptureSource {
     public init(path: String) throws {
         self.path = path
         func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-        var notes: [String] = []
+        var notes: [CaptureNote] = []
         _ = try SourceFiles.names(in: path)
 
         // Depth first: a file without a header is read only beside .npy depth maps.
@@ -98,13 +98,13 @@ public struct StrayCapture: CaptureSource {
         let intrinsicsSource: String
         if odometry.intrinsicsPerFrame {
             intrinsicsSource = "odometry.csv fx, fy, cx, cy (per frame)"
-            notes.append("intrinsics: per frame (fx, fy, cx, cy of odometry.csv)" + (cameraMatrix == nil ? "; camera_matrix.csv absent" : ""))
+            notes.append(.camera("intrinsics: per frame (fx, fy, cx, cy of odometry.csv)" + (cameraMatrix == nil ? "; camera_matrix.csv absent" : "")))
         } else {
             intrinsicsSource = "camera_matrix.csv"
-            notes.append("intrinsics: camera_matrix.csv (no per-frame columns)")
+            notes.append(.camera("intrinsics: camera_matrix.csv (no per-frame columns)"))
         }
-        notes.append("poses: camera-to-world with OpenCV camera axes, turned to ARKit's (R·diag(1, −1, −1)); quaternion x, y, z, w")
-        notes.append(odometry.timestamps ? "timestamps: odometry.csv timestamp (seconds, ARKit's clock)" : "timestamps: none recorded: frame i at i/60 s")
+        notes.append(.poses("poses: camera-to-world with OpenCV camera axes, turned to ARKit's (R·diag(1, −1, −1)); quaternion x, y, z, w"))
+        notes.append(.timestamps(odometry.timestamps ? "timestamps: odometry.csv timestamp (seconds, ARKit's clock)" : "timestamps: none recorded: frame i at i/60 s"))
 
         var entries: [SourceFrames.Entry] = []
         entries.reserveCapacity(rows.count)
@@ -130,16 +130,16 @@ public struct StrayCapture: CaptureSource {
                 : try SourceFiles.depthPNGSize(depthPath, frame: firstDepth)
             try SourceFiles.checkRegistered(depth: size, image: (imageInfo.width, imageInfo.height), file: depthPath, frame: firstDepth)
             depthSize = size
-            notes.append("depth: depth/, " + (npyDepth ? "NumPy uint16" : "16-bit PNG") + " millimetres, \(size.width)x\(size.height)"
-                         + (confidenceFiles.isEmpty ? "; no confidence maps" : "; confidence 0, 1, 2"))
-            if withoutDepth > 0 { notes.append(SourceFiles.count(withoutDepth, "frame") + " without a depth map") }
+            notes.append(.depth("depth: depth/, " + (npyDepth ? "NumPy uint16" : "16-bit PNG") + " millimetres, \(size.width)x\(size.height)"
+                         + (confidenceFiles.isEmpty ? "; no confidence maps" : "; confidence 0, 1, 2")))
+            if withoutDepth > 0 { notes.append(.depth(SourceFiles.count(withoutDepth, "frame") + " without a depth map")) }
             if withoutConfidence > 0 && !confidenceFiles.isEmpty {
-                notes.append(SourceFiles.count(withoutConfidence, "depth map") + " without a confidence map (all taken as high)")
+                notes.append(.depth(SourceFiles.count(withoutConfidence, "depth map") + " without a confidence map (all taken as high)"))
             }
         } else {
-            notes.append("no depth maps" + (SourceFiles.isFolder(file("depth")) ? " for these frames" : " (depth/ absent)"))
+            notes.append(.depth("no depth maps" + (SourceFiles.isFolder(file("depth")) ? " for these frames" : " (depth/ absent)")))
         }
-        if SourceFiles.isFolder(file("distortion")) { notes.append("distortion/ lookup tables present: lens distortion not undone") }
+        if SourceFiles.isFolder(file("distortion")) { notes.append(.camera("distortion/ lookup tables present: lens distortion not undone")) }
         self.notes = notes
         self.imageInfo = imageInfo
         frames = SourceFrames(entries, imageInfo: imageInfo, depthSize: depthSize, file: path)
@@ -218,7 +218,7 @@ public struct StrayCapture: CaptureSource {
 
     /// The colour frames of the recording at `path`: `rgb.mp4` (opened for its stream's
     /// description, with its edit list ignored), else the numbered files of `rgb/`.
-    private static func colourFrames(in path: String, notes: inout [String]) throws -> Colour {
+    private static func colourFrames(in path: String, notes: inout [CaptureNote]) throws -> Colour {
         func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
         guard FileBytes.size(of: file("rgb.mp4")) != nil else {
             guard SourceFiles.isFolder(file("rgb")) else {
@@ -229,9 +229,9 @@ public struct StrayCapture: CaptureSource {
         }
         let video = file("rgb.mp4")
         let stream = try VideoDecoder(path: video, threads: 1, maximumDimension: maximumDimension, ignoreEditList: true).info
-        notes.append("colour: rgb.mp4, \(stream); every sample read, its edit list ignored (the app's writer presents the first frame before time 0)")
-        if SourceFiles.isFolder(file("rgb")) { notes.append("rgb/ ignored: rgb.mp4 is the recording") }
-        if stream.frameCount == nil { notes.append("rgb.mp4 does not list its frame count: every row is taken to have a frame") }
+        notes.append(.colour("colour: rgb.mp4, \(stream); every sample read, its edit list ignored (the app's writer presents the first frame before time 0)"))
+        if SourceFiles.isFolder(file("rgb")) { notes.append(.ignored("rgb/ ignored: rgb.mp4 is the recording")) }
+        if stream.frameCount == nil { notes.append(.colour("rgb.mp4 does not list its frame count: every row is taken to have a frame")) }
         let color = stream.color
         return Colour(video: video, files: nil, count: stream.frameCount,
                       name: "rgb.mp4 " + (stream.frameCount.map { SourceFiles.count($0, "frame") } ?? "(frame count not listed)"),
@@ -241,16 +241,16 @@ public struct StrayCapture: CaptureSource {
 
     /// The image description of frames extracted into `rgb/`, from the first one used: a JPEG's
     /// (JFIF's encoding, its primaries), or a PNG's size (converted from sRGB R′G′B′).
-    private static func firstImageInfo(_ image: String, notes: inout [String]) throws -> CaptureImageInfo {
+    private static func firstImageInfo(_ image: String, notes: inout [CaptureNote]) throws -> CaptureImageInfo {
         guard image.lowercased().hasSuffix(".png") else {
             let info = try SourceFiles.jpegImageInfo(image, frame: 0)
-            notes.append("colour: rgb/, JPEG frames (\(info.width)x\(info.height))")
+            notes.append(.colour("colour: rgb/, JPEG frames (\(info.width)x\(info.height))"))
             return info
         }
         do {
             let header = try PNGImage.readInfo(path: image)
             try SourceFiles.checkFramePixels(width: header.width, height: header.height, file: image, place: .frame(0))
-            notes.append("colour: rgb/, PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code")
+            notes.append(.colour("colour: rgb/, PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4 (BT.601 full range), rounded to the nearest code"))
             return CaptureImageInfo(width: header.width, height: header.height)
         } catch var error as PointPaintError {
             error.place = .frame(0)

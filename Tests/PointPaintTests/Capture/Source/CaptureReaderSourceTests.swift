@@ -13,8 +13,9 @@ import Testing
         #expect(source.format == .pointpaint && source.path == dir.path && source.frameCount == 3)
         #expect(source.countMismatch == nil && source.cloudFile == nil)
         #expect(source.notes == [
-            "poses: camera-to-world with ARKit camera axes, intrinsics in pixels of the image, used as stored (format v1)",
-            "images: 3 frames as PNG planes", "feature points: every frame", "depth: none",
+            CaptureNote(.poses, "poses: camera-to-world with ARKit camera axes, intrinsics in pixels of the image, used as stored (format v1)"),
+            CaptureNote(.colour, "images: 3 frames as PNG planes"), CaptureNote(.points, "feature points: every frame"),
+            CaptureNote(.depth, "depth: none"),
         ])
         let reader = try CaptureReader(path: dir.path)
         let sequence = source.frames([0, 2], threads: 2)
@@ -42,9 +43,11 @@ import Testing
         try writer.writeCloud(copying: dir.file("scene.ply"))
         try writer.finish()
         let source = try CaptureFormat.open(dir.path)
-        #expect(source.notes.dropFirst() == [
-            "images: 1 frame as NV12, 1 frame as JPEG (decoded straight to its Y′CbCr planes)", "feature points: none recorded",
-            "depth: 2 of 2 frames (4x3 float32-m, 4x3 uint16-mm); 1 with confidence maps", "cloud: cloud.ply",
+        #expect(Array(source.notes.dropFirst()) == [
+            CaptureNote(.colour, "images: 1 frame as NV12, 1 frame as JPEG (decoded straight to its Y′CbCr planes)"),
+            CaptureNote(.points, "feature points: none recorded"),
+            CaptureNote(.depth, "depth: 2 of 2 frames (4x3 float32-m, 4x3 uint16-mm); 1 with confidence maps"),
+            CaptureNote(.points, "cloud: cloud.ply"),
         ])
         #expect(source.cloudFile == dir.file("cloud.ply"))
         let frame = try source.frame(at: 0)

@@ -37,10 +37,10 @@ import Testing
         #expect(source.frameCount == 4 && source.countMismatch == nil && source.file == dir.file("transforms.json"))
         #expect(source.cloudFile.map { URL(fileURLWithPath: $0).standardizedFileURL } == URL(fileURLWithPath: dir.file("sparse_pc.ply")).standardizedFileURL)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains("camera model: OPENCV"))
-        #expect(source.notes.contains("intrinsics: fl_x, fl_y, cx, cy for w × h, at the top level"))
-        #expect(source.notes.contains("depth: 16-bit PNG, 64x48, millimetres (nerfstudio's default scale); no confidence"))
-        #expect(!source.notes.contains { $0.contains("distortion") }, "zero distortion terms are not noted")
+        #expect(source.notes.map(\.text).contains("camera model: OPENCV"))
+        #expect(source.notes.map(\.text).contains("intrinsics: fl_x, fl_y, cx, cy for w × h, at the top level"))
+        #expect(source.notes.map(\.text).contains("depth: 16-bit PNG, 64x48, millimetres (nerfstudio's default scale); no confidence"))
+        #expect(!source.notes.contains { $0.text.contains("distortion") }, "zero distortion terms are not noted")
         for index in 0 ..< 4 { #expect(try source.frameInfo(at: index).timestamp == Double(index)) }
         let frames = (0 ..< 4).map { ($0, $0) }
         try Truth.expectFrames(source, frames, of: Self.synth, confidence: false) { dir.file(String(format: "images/frame_%05d.jpg", $0 + 1)) }
@@ -51,7 +51,7 @@ import Testing
         let dir = try Self.folder(pngFrames: true)
         let source = try NerfstudioCapture(path: dir.path)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains { $0.hasPrefix("4 PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4") })
+        #expect(source.notes.contains { $0.text.hasPrefix("4 PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4") })
         #expect(try source.jpegData(at: 0) == nil)
         #expect(try source.frameInfo(at: 1).camera == Self.synth.camera(frame: 1))
         // The planes: within the PNG's own rounding and the conversion's of the rendered truth.
@@ -88,11 +88,11 @@ import Testing
         let k = try source.frameInfo(at: 1).camera.intrinsics
         #expect(k == CameraIntrinsics(fx: 100, fy: 128, cx: 80, cy: 61.5))
         #expect(try source.frameInfo(at: 0).camera == Self.synth.camera(frame: 0))
-        #expect(source.notes.contains("lens distortion not undone: k1 0.01, p2 -0.002"))
-        #expect(source.notes.contains("intrinsics: fl_x, fl_y, cx, cy for w × h, per frame where a frame gives them"))
-        #expect(source.notes.contains("applied_transform present: the world is nerfstudio's, as saved (not turned back into the original data's)"))
-        #expect(source.notes.contains { $0.hasPrefix("applied_scale present") })
-        #expect(source.notes.contains("depth: 16-bit PNG, 64x48, 0.0005 m a unit (integer_depth_scale); no confidence"))
+        #expect(source.notes.map(\.text).contains("lens distortion not undone: k1 0.01, p2 -0.002"))
+        #expect(source.notes.map(\.text).contains("intrinsics: fl_x, fl_y, cx, cy for w × h, per frame where a frame gives them"))
+        #expect(source.notes.map(\.text).contains("applied_transform present: the world is nerfstudio's, as saved (not turned back into the original data's)"))
+        #expect(source.notes.contains { $0.text.hasPrefix("applied_scale present") })
+        #expect(source.notes.map(\.text).contains("depth: 16-bit PNG, 64x48, 0.0005 m a unit (integer_depth_scale); no confidence"))
         let depth = try #require(try source.frame(at: 2).depth)
         let millimetres = CaptureSynthesizer.millimetres(Self.synth.renderDepth(frame: 2, width: 64, height: 48))
         #expect(depth.depth == millimetres.map { Float($0) * Float(0.0005) })
@@ -115,7 +115,7 @@ import Testing
         #expect(try CaptureFormat.detect(dir.file("transforms_train.json")) == .nerfstudio)
         let source = try NerfstudioCapture(path: dir.file("transforms_train.json"))
         #expect(source.imageInfo.width == 160 && source.imageInfo.height == 120)
-        #expect(source.notes.contains("intrinsics: fl_x, fl_y, cx, cy for w × h, at the top level; an absent cx, cy at the image centre; "
+        #expect(source.notes.map(\.text).contains("intrinsics: fl_x, fl_y, cx, cy for w × h, at the top level; an absent cx, cy at the image centre; "
                                       + "fl_x from camera_angle_x; fl_y from camera_angle_y; w × h from the first image"))
         for index in 0 ..< 4 {
             let camera = try source.frameInfo(at: index).camera, truth = Self.synth.camera(frame: index)
@@ -168,7 +168,7 @@ import Testing
         }
         let source = try NerfstudioCapture(path: dir.path)
         #expect(source.cloudFile == nil)
-        #expect(source.notes.contains("1 frame without a depth map"))
+        #expect(source.notes.map(\.text).contains("1 frame without a depth map"))
         #expect(try source.frame(at: 0).depth == Truth.writtenDepth(Self.synth, frame: 0, confidence: false))
         #expect(try source.frame(at: 3).depth == nil)
     }

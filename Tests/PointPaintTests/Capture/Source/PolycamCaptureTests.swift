@@ -25,9 +25,9 @@ import Testing
         let source = try PolycamCapture(path: dir.path)
         #expect(source.frameCount == 4 && source.countMismatch == nil && source.cloudFile == nil)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains { $0.hasPrefix("images and cameras: keyframes/corrected_images/") })
-        #expect(source.notes.contains("depth: keyframes/depth/, 16-bit millimetres, 64x48; confidence 0, 127, 255 read as low, medium, high"))
-        #expect(source.notes.contains { $0.hasPrefix("blur_score: ") })
+        #expect(source.notes.contains { $0.text.hasPrefix("images and cameras: keyframes/corrected_images/") })
+        #expect(source.notes.map(\.text).contains("depth: keyframes/depth/, 16-bit millimetres, 64x48; confidence 0, 127, 255 read as low, medium, high"))
+        #expect(source.notes.contains { $0.text.hasPrefix("blur_score: ") })
         for index in 0 ..< 4 {
             // File names are microseconds, sorted as numbers (999900 before 1033333).
             let info = try source.frameInfo(at: index)
@@ -42,7 +42,7 @@ import Testing
         let dir = try Self.export()
         for name in ["corrected_images", "corrected_cameras"] { try FileManager.default.removeItem(atPath: dir.file("keyframes/\(name)")) }
         let source = try PolycamCapture(path: dir.path)
-        #expect(source.notes.contains { $0.hasPrefix("images and cameras: keyframes/images/ and cameras/ (no corrected set") })
+        #expect(source.notes.contains { $0.text.hasPrefix("images and cameras: keyframes/images/ and cameras/ (no corrected set") })
         for index in 0 ..< 4 {
             #expect(try source.frameInfo(at: index).camera == Self.synth.polycamRawCamera(frame: index))
         }
@@ -56,7 +56,7 @@ import Testing
         #expect(try CaptureFormat.detect(dir.path) == .polycam)
         let source = try PolycamCapture(path: dir.path)
         #expect(source.root == dir.file("Scan 2024-05-01"))
-        #expect(source.notes.contains("export in its own folder: Scan 2024-05-01/"))
+        #expect(source.notes.map(\.text).contains("export in its own folder: Scan 2024-05-01/"))
         #expect(source.frameCount == 4)
         // Two folders: neither is taken.
         try FileManager.default.createDirectory(atPath: dir.file("other"), withIntermediateDirectories: true)

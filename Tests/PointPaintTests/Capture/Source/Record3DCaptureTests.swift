@@ -94,12 +94,12 @@ import Testing
         #expect(try CaptureFormat.detect(path) == .record3d)
         let source = try Record3DCapture(path: path)
         #expect(source.notes == [
-            "poses: [qx, qy, qz, qw, px, py, pz] camera-to-world with OpenGL camera axes (ARKit's), used as stored; world: the first camera's frame (not gravity-aligned)",
-            "timestamps: frameTimestamps (seconds, Record3D's clock)",
-            "intrinsics: K (column-major), the first frame's, for the stored 120x160 portrait image; used for every frame",
-            "initPose: ignored (its meaning is undocumented)",
-            "depth: rgbd/N.depth, LZFSE float32 metres, 48x64 (dw × dh, portrait like the image); NaN: no depth",
-            "confidence: rgbd/N.conf, LZFSE uint8 0, 1, 2",
+            CaptureNote(.poses, "poses: [qx, qy, qz, qw, px, py, pz] camera-to-world with OpenGL camera axes (ARKit's), used as stored; world: the first camera's frame (not gravity-aligned)"),
+            CaptureNote(.timestamps, "timestamps: frameTimestamps (seconds, Record3D's clock)"),
+            CaptureNote(.camera, "intrinsics: K (column-major), the first frame's, for the stored 120x160 portrait image; used for every frame"),
+            CaptureNote(.ignored, "initPose: ignored (its meaning is undocumented)"),
+            CaptureNote(.depth, "depth: rgbd/N.depth, LZFSE float32 metres, 48x64 (dw × dh, portrait like the image); NaN: no depth"),
+            CaptureNote(.depth, "confidence: rgbd/N.conf, LZFSE uint8 0, 1, 2"),
         ])
         let zip = try ZipArchive(path: path)
         try Self.expectTruth(source, confidence: true) { try zip.read("rgbd/\($0).jpg", maximumSize: 1 << 20) }
@@ -109,8 +109,8 @@ import Testing
         let dir = try Self.export.copy()
         #expect(try CaptureFormat.detect(dir.path) == .record3d)
         let source = try Record3DCapture(path: dir.path)
-        #expect(source.notes.contains("depth: depth/N.exr, float metres, 48x64 (dw × dh, portrait like the image); NaN: no depth"))
-        #expect(source.notes.contains("no confidence maps (conf/ absent): every depth counts as high"))
+        #expect(source.notes.map(\.text).contains("depth: depth/N.exr, float metres, 48x64 (dw × dh, portrait like the image); NaN: no depth"))
+        #expect(source.notes.map(\.text).contains("no confidence maps (conf/ absent): every depth counts as high"))
         #expect(try EXRImage(contentsOf: dir.file("depth/0.exr")).channel == "Z")
         try Self.expectTruth(source, confidence: false) { try FileBytes.read(dir.file("rgb/\($0).jpg")) }
     }
@@ -359,7 +359,7 @@ import Testing
         try Self.rewrite(dir.file("scan.r3d")) { $0.removeAll { $0.name.hasSuffix(".conf") } }
         let source = try Record3DCapture(path: dir.file("scan.r3d"))
         #expect(source.countMismatch == nil && source.frameCount == 4)
-        #expect(source.notes.contains("no confidence maps (rgbd/N.conf absent): every depth counts as high"))
+        #expect(source.notes.map(\.text).contains("no confidence maps (rgbd/N.conf absent): every depth counts as high"))
         #expect(Self.same(try source.frame(at: 1).depth, Self.writtenDepth(frame: 1, confidence: false)))
     }
 
@@ -368,8 +368,8 @@ import Testing
         try Self.editMetadata(dir.file("scan.r3d")) { $0["dw"] = nil; $0["dh"] = nil; $0["frameTimestamps"] = nil }
         let source = try Record3DCapture(path: dir.file("scan.r3d"))
         #expect(source.depthSize == (48, 64))
-        #expect(source.notes.contains("dw, dh absent: 48x64 inferred from the first depth map's 12288 bytes and the image's aspect ratio"))
-        #expect(source.notes.contains("timestamps: frameTimestamps absent; frame N at N / fps (fps 30)"))
+        #expect(source.notes.map(\.text).contains("dw, dh absent: 48x64 inferred from the first depth map's 12288 bytes and the image's aspect ratio"))
+        #expect(source.notes.map(\.text).contains("timestamps: frameTimestamps absent; frame N at N / fps (fps 30)"))
         #expect(try source.frameInfo(at: 3).timestamp == 3.0 / 30)
         #expect(Self.same(try source.frame(at: 3).depth, Self.writtenDepth(frame: 3)))
 
@@ -390,13 +390,13 @@ import Testing
         }
         var source = try Record3DCapture(path: dir.file("scan.r3d"))
         #expect(try source.frameInfo(at: 3).camera.intrinsics == CameraIntrinsics(fx: k.fx + 3, fy: k.fy + 3, cx: k.cx + 0.5, cy: k.cy - 0.5))
-        #expect(source.notes.contains { $0.hasPrefix("intrinsics: perFrameIntrinsicCoeffs, read as fx, fy, cx, cy") })
+        #expect(source.notes.contains { $0.text.hasPrefix("intrinsics: perFrameIntrinsicCoeffs, read as fx, fy, cx, cy") })
         // Another layout (here flat): noted and ignored.
         dir = try Self.r3d()
         try Self.editMetadata(dir.file("scan.r3d")) { $0["perFrameIntrinsicCoeffs"] = [Double](repeating: 1, count: 16) }
         source = try Record3DCapture(path: dir.file("scan.r3d"))
         #expect(try source.frameInfo(at: 3).camera.intrinsics == k)
-        #expect(source.notes.contains { $0.hasPrefix("intrinsics: perFrameIntrinsicCoeffs ignored") })
+        #expect(source.notes.contains { $0.text.hasPrefix("intrinsics: perFrameIntrinsicCoeffs ignored") })
     }
 
     @Test func framesLoadOnSeveralThreadsInOrder() throws {
@@ -420,7 +420,7 @@ import Testing
             try CaptureSynthesizer.writeConfidencePNG(of: Self.writtenDepth(frame: index), codes: [0, 1, 2], to: dir.file("conf/\(index).png"))
         }
         let source = try Record3DCapture(path: dir.path)
-        #expect(source.notes.contains("confidence: conf/N.png, 0, 1, 2"))
+        #expect(source.notes.map(\.text).contains("confidence: conf/N.png, 0, 1, 2"))
         #expect(Self.same(try source.frame(at: 2).depth, Self.writtenDepth(frame: 2)))
         try PNGImage(width: 48, height: 64, channels: 1, samples: [UInt8](repeating: 3, count: 48 * 64)).write(to: dir.file("conf/1.png"))
         Truth.expectError(.malformed, at: .frame(1), file: "conf/1.png") { _ = try source.frame(at: 1) }

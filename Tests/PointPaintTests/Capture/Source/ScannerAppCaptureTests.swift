@@ -27,9 +27,9 @@ import Testing
         #expect(source.frameCount == 3 && source.countMismatch == nil)
         #expect(source.cloudFile == dir.file("points.ply"))
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains("skipped 2 frames without an image (frame_NNNNN.json without .jpg)"))
-        #expect(source.notes.contains("poses: cameraPoseARFrame, camera-to-world row by row with ARKit camera axes, used as stored"))
-        #expect(source.notes.contains("depth: depth_NNNNN.png, 16-bit millimetres, 64x48"))
+        #expect(source.notes.map(\.text).contains("skipped 2 frames without an image (frame_NNNNN.json without .jpg)"))
+        #expect(source.notes.map(\.text).contains("poses: cameraPoseARFrame, camera-to-world row by row with ARKit camera axes, used as stored"))
+        #expect(source.notes.map(\.text).contains("depth: depth_NNNNN.png, 16-bit millimetres, 64x48"))
         let frames = [(0, 0), (1, 2), (2, 4)]
         for (index, truthFrame) in frames {
             #expect(try source.frameInfo(at: index).timestamp == CaptureSynthesizer.scannerAppFirstTime + Double(truthFrame) / 30)
@@ -49,9 +49,9 @@ import Testing
         try FileManager.default.removeItem(atPath: dir.file("points.ply"))
         let source = try ScannerAppCapture(path: dir.path)
         #expect(source.frameCount == 4 && source.cloudFile == nil)
-        #expect(source.notes.contains("skipped 1 JPEG without a frame_NNNNN.json"))
-        #expect(source.notes.contains("1 frame without a depth map"))
-        #expect(source.notes.contains("1 depth map without a confidence map (their depths count as high)"))
+        #expect(source.notes.map(\.text).contains("skipped 1 JPEG without a frame_NNNNN.json"))
+        #expect(source.notes.map(\.text).contains("1 frame without a depth map"))
+        #expect(source.notes.map(\.text).contains("1 depth map without a confidence map (their depths count as high)"))
         // Matched by the number in the names: the third frame is frame_00003.
         #expect(try source.frameInfo(at: 2).camera == Self.synth.camera(frame: 3))
         #expect(try source.frame(at: 2).depth == nil)
@@ -74,7 +74,7 @@ import Testing
         // Frame 0 with a zero translation has the same shape either way: the others decide.
         try Self.transposePoses(in: dir, frames: 0 ..< 5, zeroTranslation: 0)
         let source = try ScannerAppCapture(path: dir.path)
-        #expect(source.notes.contains { $0.hasPrefix("poses: cameraPoseARFrame stored column by column") })
+        #expect(source.notes.contains { $0.text.hasPrefix("poses: cameraPoseARFrame stored column by column") })
         for index in 1 ..< 5 {
             let camera = try source.frameInfo(at: index).camera
             let error = zip(camera.transform.columnMajor, Self.synth.camera(frame: index).transform.columnMajor).map { abs($0 - $1) }.max()!
@@ -97,7 +97,7 @@ import Testing
                               in: dir.file(Self.name("frame", number, ".json")))
         }
         let source = try ScannerAppCapture(path: dir.path)
-        #expect(source.notes.contains { $0.hasPrefix("intrinsics: per frame, intrinsics 3×3 column by column") })
+        #expect(source.notes.contains { $0.text.hasPrefix("intrinsics: per frame, intrinsics 3×3 column by column") })
         #expect(try source.frameInfo(at: 2).camera == Self.synth.camera(frame: 2))
     }
 
@@ -108,7 +108,7 @@ import Testing
         try FileManager.default.removeItem(atPath: dir.file(Self.name("depth", 1, ".png")))
         try FileManager.default.copyItem(atPath: fixture, toPath: dir.file(Self.name("depth", 1, ".exr")))
         let source = try ScannerAppCapture(path: dir.path)
-        #expect(source.notes.contains("depth: depth_NNNNN.png, 16-bit millimetres; depth_NNNNN.exr, float metres, 64x48"))
+        #expect(source.notes.map(\.text).contains("depth: depth_NNNNN.png, 16-bit millimetres; depth_NNNNN.exr, float metres, 64x48"))
         let depth = try #require(try source.frame(at: 1).depth)
         let exr = try EXRImage(contentsOf: fixture)
         #expect(depth.depth.map(\.bitPattern) == exr.values.map(\.bitPattern))

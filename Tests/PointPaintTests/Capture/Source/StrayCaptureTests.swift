@@ -73,9 +73,9 @@ import Testing
         let source = try StrayCapture(path: dir.path)
         #expect(source.frameCount == 4 && source.countMismatch == nil && source.cloudFile == nil && source.video == nil)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains("poses: camera-to-world with OpenCV camera axes, turned to ARKit's (R·diag(1, −1, −1)); quaternion x, y, z, w"))
-        #expect(source.notes.contains("intrinsics: per frame (fx, fy, cx, cy of odometry.csv)"))
-        #expect(source.notes.contains("depth: depth/, 16-bit PNG millimetres, 64x48; confidence 0, 1, 2"))
+        #expect(source.notes.map(\.text).contains("poses: camera-to-world with OpenCV camera axes, turned to ARKit's (R·diag(1, −1, −1)); quaternion x, y, z, w"))
+        #expect(source.notes.map(\.text).contains("intrinsics: per frame (fx, fy, cx, cy of odometry.csv)"))
+        #expect(source.notes.map(\.text).contains("depth: depth/, 16-bit PNG millimetres, 64x48; confidence 0, 1, 2"))
         for index in 0 ..< 4 {
             #expect(try source.frameInfo(at: index).timestamp == CaptureSynthesizer.strayStartTime + Double(index) / 30)
         }
@@ -117,7 +117,7 @@ import Testing
         #expect(source.frameCount == 4 && source.countMismatch == nil && source.video == dir.file("rgb.mp4"))
         // The stream's own description: the synthesizer's encoding, ARKit's.
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120, range: .full, matrix: .bt601, primaries: .srgb, chromaSiting: .center))
-        #expect(source.notes.contains { $0.hasPrefix("colour: rgb.mp4, hevc 160×120") && $0.hasSuffix("every sample read, its edit list ignored (the app's writer presents the first frame before time 0)") })
+        #expect(source.notes.contains { $0.text.hasPrefix("colour: rgb.mp4, hevc 160×120") && $0.text.hasSuffix("every sample read, its edit list ignored (the app's writer presents the first frame before time 0)") })
         // Every frame comes out (a player drops the first), each exactly the synthesizer's planes.
         try Truth.expectFrames(source, Self.frames, of: Self.synth) { _ in nil }
         for index in 0 ..< 4 {
@@ -154,7 +154,7 @@ import Testing
             + ["-colorspace", "bt709", "-color_range", "tv", "-color_primaries", "smpte432", "-color_trc", "bt709", "-chroma_sample_location", "left"])
         let source = try StrayCapture(path: dir.path)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120, range: .video, matrix: .bt709, primaries: .displayP3, chromaSiting: .left))
-        #expect(source.notes.contains { $0.hasPrefix("colour: rgb.mp4, h264 160×120") })
+        #expect(source.notes.contains { $0.text.hasPrefix("colour: rgb.mp4, h264 160×120") })
         #expect(try YCbCrPlanes(source.frame(at: 2).image) == YCbCrPlanes(Self.synth.encode(Self.synth.render(frame: 2))))
     }
 
@@ -171,18 +171,18 @@ import Testing
         // Without camera_matrix.csv the per-frame columns suffice.
         try FileManager.default.removeItem(atPath: dir.file("camera_matrix.csv"))
         source = try StrayCapture(path: dir.path)
-        #expect(source.notes.contains("intrinsics: per frame (fx, fy, cx, cy of odometry.csv); camera_matrix.csv absent"))
+        #expect(source.notes.map(\.text).contains("intrinsics: per frame (fx, fy, cx, cy of odometry.csv); camera_matrix.csv absent"))
         // A distortion centre is noted, not applied.
         try Self.editOdometry(dir, line: 2, column: "distortion_center_x", to: "80.25")
         source = try StrayCapture(path: dir.path)
-        #expect(source.notes.contains("lens distortion centre given for 1 frame (distortion_center_x, _y): distortion not undone"))
+        #expect(source.notes.map(\.text).contains("lens distortion centre given for 1 frame (distortion_center_x, _y): distortion not undone"))
     }
 
     @Test func withoutPerFrameColumnsCameraMatrixIsUsed() throws {
         let dir = try Self.pngDepth.copy()
         #expect(try String(contentsOfFile: dir.file("odometry.csv"), encoding: .utf8).hasPrefix("timestamp, frame, x, y, z, qx, qy, qz, qw\n"))
         var source = try StrayCapture(path: dir.path)
-        #expect(source.notes.contains("intrinsics: camera_matrix.csv (no per-frame columns)"))
+        #expect(source.notes.map(\.text).contains("intrinsics: camera_matrix.csv (no per-frame columns)"))
         try Truth.expectFrames(source, Self.frames, of: Self.synth) { dir.file(String(format: "rgb/%06d.jpg", $0)) }
         try dir.write("140.0, 0.0, 81.0\n0.0, 141.0, 59.0\n0.0, 0.0, 1.0", to: "camera_matrix.csv")
         source = try StrayCapture(path: dir.path)
@@ -194,7 +194,7 @@ import Testing
     @Test func npyDepthOfThe2021Builds() throws {
         let dir = try Self.npyDepth.copy()
         let source = try StrayCapture(path: dir.path)
-        #expect(source.notes.contains("depth: depth/, NumPy uint16 millimetres, 64x48; confidence 0, 1, 2"))
+        #expect(source.notes.map(\.text).contains("depth: depth/, NumPy uint16 millimetres, 64x48; confidence 0, 1, 2"))
         try Truth.expectFrames(source, Self.frames, of: Self.synth) { dir.file(String(format: "rgb/%06d.jpg", $0)) }
         try Truth.expectAccurate(source, frames: Self.frames, synth: Self.synth)
         // NumPy's own spacing of the header (padded to 64 bytes) reads the same.
@@ -210,15 +210,15 @@ import Testing
         var dir = TemporaryDirectory("stray")
         try Self.synth.writeStray(to: dir.path, build: .noTimestamps)
         var source = try StrayCapture(path: dir.path)
-        #expect(source.notes.contains("timestamps: none recorded: frame i at i/60 s"))
+        #expect(source.notes.map(\.text).contains("timestamps: none recorded: frame i at i/60 s"))
         #expect(try source.frameInfo(at: 3).timestamp == 0.05)
         try Truth.expectFrames(source, Self.frames, of: Self.synth) { dir.file(String(format: "rgb/%06d.jpg", $0)) }
 
         dir = TemporaryDirectory("stray")
         try Self.synth.writeStray(to: dir.path, build: .noHeader)
         source = try StrayCapture(path: dir.path)
-        #expect(source.notes.contains { $0.hasPrefix("odometry.csv without a header (February 2021 build)") })
-        #expect(source.notes.contains("depth: depth/, NumPy uint16 millimetres, 64x48; no confidence maps"))
+        #expect(source.notes.contains { $0.text.hasPrefix("odometry.csv without a header (February 2021 build)") })
+        #expect(source.notes.map(\.text).contains("depth: depth/, NumPy uint16 millimetres, 64x48; no confidence maps"))
         try Truth.expectFrames(source, Self.frames, of: Self.synth, confidence: false) { dir.file(String(format: "rgb/%06d.jpg", $0)) }
         // Without .npy depth beside it, a file without a header is of a pre-release build.
         try FileManager.default.removeItem(atPath: dir.file("depth"))
@@ -230,7 +230,7 @@ import Testing
         try Self.synth.writeStray(to: dir.path, frames: .png)
         let source = try StrayCapture(path: dir.path)
         #expect(source.imageInfo == CaptureImageInfo(width: 160, height: 120))
-        #expect(source.notes.contains { $0.hasPrefix("colour: rgb/, PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4") })
+        #expect(source.notes.contains { $0.text.hasPrefix("colour: rgb/, PNG frames: sRGB R′G′B′ or grey (8 or 16 bits, alpha ignored) converted to Y′CbCr 4:4:4") })
         #expect(try source.jpegData(at: 0) == nil)
         Self.expectCamera(try source.frameInfo(at: 1).camera, equals: Self.synth.camera(frame: 1))
         // As for nerfstudio's PNG frames: 4:4:4 planes of the PNG's R′G′B′, which replay.
@@ -299,7 +299,7 @@ import Testing
         let source = try StrayCapture(path: dir.path)
         #expect(source.frameCount == 3)
         #expect(source.countMismatch == "odometry.csv holds 3 rows (frames 0 to 3), rgb/ 4 images; 3 frames have both")
-        #expect(source.notes.contains("1 frame without a depth map"))
+        #expect(source.notes.map(\.text).contains("1 frame without a depth map"))
         #expect(try source.frame(at: 1).depth == nil)
         // The third frame is frame number 3: its pose, image and depth.
         try Truth.expectFrames(source, [(0, 0), (2, 3)], of: Self.synth) { dir.file(String(format: "rgb/%06d.jpg", $0 == 2 ? 3 : $0)) }
