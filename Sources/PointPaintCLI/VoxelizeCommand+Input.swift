@@ -6,10 +6,12 @@ import PointPaint
 extension VoxelizeCommand {
     /// Adds every point of the file at `path` to `store` in file order, colours decoded to linear
     /// light (8-bit channels through a table); returns the number of points read.
+    /// - Throws: `.outOfRange` naming the file when a finite point lies past the keys' reach.
     static func addPoints(of path: String, to store: inout SceneStore) throws -> Int {
         if (path as NSString).pathExtension.lowercased() == "las" {
             let cloud = try LASReader.readCloud(path: path)
             store.add(points: cloud.positions, colors: cloud.colors.map { SRGBTransfer.decode($0) })
+            try store.requireEveryPointHeld(file: path)
             return cloud.count
         }
         let table = SRGBTransfer.linearOf8Bit
@@ -21,6 +23,8 @@ extension VoxelizeCommand {
                 linear = (chunk.colors ?? []).map { SRGBTransfer.decode($0) }
             }
             store.add(points: chunk.positions, colors: linear)
+            // Stop at the first chunk with a point the keys cannot hold: nothing is written.
+            try store.requireEveryPointHeld(file: path)
         }
     }
 }

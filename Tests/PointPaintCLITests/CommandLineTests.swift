@@ -168,4 +168,28 @@ func temporaryDirectory() -> String {
         #expect(cloud.count == 3)
         #expect(cloud.colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }, "\(policy): \(cloud.colors)")
     }
+
+    /// A cloud wider than the keys reach voxelised and painted to an empty file with exit
+    /// status 0; now it stops with one line naming the point and the limit, and writes nothing.
+    @Test func pointsPastTheGridsReachStopTheRun() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/cap"
+        let synth = try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "64x48", "--points", "50"])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\n"
+            + "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n"
+        // 120 km apart: past ±52.4 km at 5 cm voxels, wherever the grid's origin lies.
+        try (header + "0 0 0 10 20 30\n120000 0 0 40 50 60\n0.1 0 0 1 2 3\n").write(toFile: dir + "/wide.ply", atomically: false, encoding: .utf8)
+        for command in [["voxelize", dir + "/wide.ply"], ["paint", dir + "/wide.ply", capture]] {
+            let out = dir + "/out.ply"
+            let result = try Tool.run(command + ["-o", out, "--voxel-size", "0.05"])
+            #expect(result.status != 0, "\(command[0]): \(result.stdout)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("wide.ply: point (120000.000, 0.000, 0.000) lies past the voxel grid's reach"),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains("±52428.8 m"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
 }

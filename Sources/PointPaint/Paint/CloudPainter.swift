@@ -162,7 +162,8 @@ public struct CloudPainter: Sendable {
     /// Creates a painting of `cloud` from `source`.
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames and the
     ///   frames asked for reach past what all of them have; `.unsupported` for `best` without
-    ///   weights.
+    ///   weights; `.outOfRange` naming the cloud when `voxelSize` is set and a finite point lies
+    ///   past the reach of its keys (`SceneStore+Reach.swift`).
     /// - Complexity: O(n log n) for the normals when weighted.
     public init(cloud: PaintCloud, source: any CaptureSource, options: Options = Options()) throws {
         self.cloud = cloud
@@ -173,6 +174,12 @@ public struct CloudPainter: Sendable {
         weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .mean || options.accumulate == .best)
         if options.accumulate == .best, !weighted {
             throw PointPaintError(.unsupported, file: cloud.path, "expected weighted observations for accumulate best: the best observation is the one of the greatest weight")
+        }
+        if let size = options.voxelSize {
+            let unheld = SceneStore.unheldPoints(cloud.positions, voxelSize: size)
+            if let first = unheld.first {
+                throw SceneStore.unheldError(first, count: unheld.count, voxelSize: size, file: cloud.path)
+            }
         }
         normals = weighted ? cloud.estimatedNormals(spacing: spacing, threads: options.pass.threads) : []
         blocks = CloudBlocks(cloud.positions)

@@ -296,7 +296,9 @@ public struct CaptureReplay: Sendable {
     /// (`Options.depthPiecePixels`), which gives the same store as adding it whole
     /// (`SceneStore.add(points:colors:frame:)` is the same as one sample at a time).
     /// - Returns: the counts of the frames replayed.
-    /// - Throws: the first error loading a frame, after the frames before it have been added.
+    /// - Throws: the first error loading a frame, after the frames before it have been added;
+    ///   `.outOfRange` naming the frame when one of its points lies past the store's reach
+    ///   (`SceneStore+Reach.swift`).
     @discardableResult
     public func run(into store: inout SceneStore, afterFrame: (Progress, SceneStore) -> Bool) throws -> Statistics {
         let total = frameIndices.count
@@ -306,6 +308,7 @@ public struct CaptureReplay: Sendable {
             var frame = piece
             options.gains?.apply(frame: frame.frame, to: &frame.colors)
             let accepted = store.add(points: frame.positions, colors: frame.colors, frame: frame.frame)
+            try store.requireEveryPointHeld(place: .frame(frame.frame))
             frame.statistics.painted = accepted
             frame.statistics.rejected = frame.positions.count - accepted
             statistics.add(frame.statistics)

@@ -56,6 +56,10 @@ public struct SceneStore: Sendable {
     public private(set) var rejectedCount: Int = 0
     /// Samples accepted: the sum of the voxels' counts.
     public private(set) var sampleCount: Int = 0
+    /// Samples refused because their position, though finite, lies in a cell the keys cannot
+    /// hold (outside `VoxelKey.range`), and the first of them. Such a sample is never expected:
+    /// callers stop with `unheldError` (`requireEveryPointHeld`) rather than drop it in silence.
+    public private(set) var unheld: (count: Int, first: SIMD3<Float>?) = (0, nil)
 
     /// The most samples a voxel holds; samples past it are refused (see Limits).
     public static let maxSamplesPerVoxel = Int(UInt32.max)
@@ -93,6 +97,7 @@ public struct SceneStore: Sendable {
         let f = SceneStore.frameIndex(frame)
         guard let key = VoxelKey.packedCell(point, voxelSize: voxelSize) else {
             rejectedCount += 1
+            if point.isFinite { unheld = (unheld.count + 1, unheld.first ?? point) }
             return false
         }
         makeUnique()
@@ -140,6 +145,10 @@ public struct SceneStore: Sendable {
         }
         rejectedCount += points.count - accepted
         sampleCount += accepted
+        if accepted < points.count {
+            let found = SceneStore.unheldPoints(points, voxelSize: voxelSize)
+            unheld = (unheld.count + found.count, unheld.first ?? found.first)
+        }
         return accepted
     }
 
@@ -157,6 +166,7 @@ public struct SceneStore: Sendable {
         precondition(other.policy == policy, "merging stores with different accumulation policies")
         rejectedCount += other.rejectedCount
         sampleCount += other.sampleCount
+        unheld = (unheld.count + other.unheld.count, unheld.first ?? other.unheld.first)
         guard other.count > 0 else { return }
         makeUnique()
         let policy = policy
