@@ -14,6 +14,7 @@ extension ColorPrimaries: ExpressibleByArgument {}
 extension DisplayOrientation: ExpressibleByArgument {}
 extension Interpolation: ExpressibleByArgument {}
 extension PLYGeometry: ExpressibleByArgument {}
+extension PLYPositionType: ExpressibleByArgument {}
 extension PLYWideColor: ExpressibleByArgument {}
 extension SampleSpace: ExpressibleByArgument {}
 extension StrategyKind: ExpressibleByArgument {}

@@ -58,6 +58,7 @@ struct CloudOutputOptions: ParsableArguments {
         if ply.geometry != .points { return "--geometry" }
         if ply.plyEncoding != .binary { return "--ply" }
         if ply.floatColors != .auto { return "--float-colors" }
+        if ply.positions != .auto { return "--ply-positions" }
         return nil
     }
 

@@ -8,7 +8,7 @@ func storeReport(path: String) throws -> String {
     try reader.verify()
     let info = reader.info
     let p = info.provenance
-    func f(_ v: SIMD3<Float>) -> String { PointPaintError.tuple(v) }
+    func f(_ v: SIMD3<Double>) -> String { PointPaintError.tuple(v) }
     var lines = ["\(path): PointPaint store, \(info.voxelCount) voxel\(info.voxelCount == 1 ? "" : "s") in \(reader.chunkCount) chunk\(reader.chunkCount == 1 ? "" : "s"), \(reader.byteCount) bytes"]
     lines.append("  voxel size: \(info.voxelSize)")
     lines.append("  accumulation: \(info.policy.rawValue)" + (info.contents.isEmpty ? "" : ", voxels keep \(info.contents)"))
@@ -21,7 +21,9 @@ func storeReport(path: String) throws -> String {
         let centres = bounds.centers(voxelSize: info.voxelSize)
         func cell(_ v: SIMD3<Int32>) -> String { "[\(v.x) \(v.y) \(v.z)]" }
         lines.append("  cells: \(cell(bounds.min)) … \(cell(bounds.max))")
-        lines.append("  bounds (voxel centres): min \(f(centres.min)) max \(f(centres.max))")
+        if info.origin != .zero { lines.append("  origin: \(f(info.origin)) (cells and offsets are measured from it)") }
+        let world = (info.origin + SIMD3<Double>(centres.min), info.origin + SIMD3<Double>(centres.max))
+        lines.append("  bounds (voxel centres): min \(f(world.0)) max \(f(world.1))")
     } else {
         lines.append("  bounds: none (no voxels)")
     }

@@ -47,6 +47,8 @@ struct PaintCommand: ParsableCommand {
     var plyEncoding: PLYEncodingOption = .binary
     @Option(name: .customLong("float-colors"), help: "When to write exact float colours beside the 8-bit ones (auto: when a colour lies outside sRGB).")
     var floatColors: PLYWideColor = .auto
+    @Option(name: .customLong("ply-positions"), help: PLYOutputOptions.positionsHelp)
+    var positions: PLYPositionType = .auto
     @Flag(help: "Add 'views' (observations of each point or voxel) and 'colour_sd' (the largest channel's weighted standard deviation of its observations, linear light) to the PLY; a .ppstore keeps each voxel's sums of squares for it.")
     var qualityProperties = false
     @Flag(help: "Print only the summary, no progress.")
@@ -60,8 +62,8 @@ struct PaintCommand: ParsableCommand {
         if kind == .ppstore, voxelSize == nil {
             throw ValidationError("a .ppstore file holds voxels: give --voxel-size to paint voxels into \(output), or write a .ply or .las of the cloud's own points")
         }
-        if kind != .ply, plyEncoding != .binary || floatColors != .auto {
-            throw ValidationError("--ply and --float-colors apply to PLY output, not to the .\(kind.rawValue) file \(output)")
+        if kind != .ply, plyEncoding != .binary || floatColors != .auto || positions != .auto {
+            throw ValidationError("--ply, --float-colors and --ply-positions apply to PLY output, not to the .\(kind.rawValue) file \(output)")
         }
         if kind == .las, qualityProperties {
             throw ValidationError("--quality-properties adds PLY properties (or a store's sums of squares), not LAS ones: write a .ply or .ppstore instead of \(output)")
@@ -102,12 +104,13 @@ struct PaintCommand: ParsableCommand {
         case .ply:
             try result.writePLY(to: output, encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
-                                qualityProperties: qualityProperties)
+                                qualityProperties: qualityProperties, positionType: positions)
         case .las where !result.hasStore:
             // One record a point, in the cloud's order (unseen points without a colour of their
             // own are black: LAS has no 'painted' flag).
             try LASWriter(comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"])
-                .write(positions: result.cloud.positions, colors: result.cloud.colors, to: output, source: capture.path)
+                .write(positions: result.cloud.positions, origin: result.cloud.origin, colors: result.cloud.colors, to: output,
+                       source: capture.path)
         case .las, .ppstore:
             // Voxels: the store, in Morton order and exact. Painting a cloud is a replay of the
             // capture onto given points, and says so in the store's provenance.

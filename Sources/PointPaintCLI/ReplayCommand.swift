@@ -34,7 +34,7 @@ struct ReplayCommand: ParsableCommand {
             options.gains = try capture.solveExposure(voxelSize: replay.grid.size)
             capture = try CaptureReplay(source: capture.source, options: options)
         }
-        var store = replay.grid.makeStore()
+        var store = replay.grid.makeStore(origin: capture.origin)
         var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
         let start = Date()
         let statistics = try capture.run(into: &store) { progress in

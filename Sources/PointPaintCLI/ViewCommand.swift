@@ -79,7 +79,7 @@ struct ViewCommand: ParsableCommand {
         let capture = try live.replay.replay(of: path, format: sourceFormat)
         let voxelSize = live.replay.grid.size, policy = live.replay.grid.policy
         if let screenshot {
-            var store = SceneStore(voxelSize: voxelSize, policy: policy)
+            var store = SceneStore(voxelSize: voxelSize, policy: policy, origin: capture.origin)
             var reporter = ProgressReporter(label: "frames", total: capture.frameIndices.count)
             let statistics = try capture.run(into: &store) { progress in
                 reporter.update(done: progress.done, detail: "\(progress.voxels) voxels")
@@ -93,7 +93,7 @@ struct ViewCommand: ParsableCommand {
         let cloud = LiveCloud(frameCount: capture.frameIndices.count, startPaused: live.paused)
         let speed = live.speed ?? 1
         Thread.detachNewThread {
-            var store = SceneStore(voxelSize: voxelSize, policy: policy)
+            var store = SceneStore(voxelSize: voxelSize, policy: policy, origin: capture.origin)
             do {
                 try capture.run(into: &store, publishingTo: cloud, speed: speed)
             } catch {

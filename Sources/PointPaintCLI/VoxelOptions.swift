@@ -37,8 +37,8 @@ struct VoxelOptions: ParsableArguments {
         }
     }
 
-    /// An empty store with this grid.
-    func makeStore() -> SceneStore {
-        SceneStore(voxelSize: size, policy: policy)
+    /// An empty store with this grid, measured from `origin` (whole metres).
+    func makeStore(origin: SIMD3<Double> = .zero) -> SceneStore {
+        SceneStore(voxelSize: size, policy: policy, origin: origin)
     }
 }

@@ -28,8 +28,7 @@ struct VoxelizeCommand: ParsableCommand {
     /// Reads, voxelises, writes and prints one summary line.
     func run() throws {
         let start = DispatchTime.now().uptimeNanoseconds
-        var store = grid.makeStore()
-        let points = try Self.addPoints(of: input, to: &store)
+        let (store, points) = try Self.voxelize(input, into: grid.makeStore(origin:))
         try output.write(store.sortedVoxels(provenance: StoreProvenance(kind: .points, source: input)))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

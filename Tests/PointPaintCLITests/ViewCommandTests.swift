@@ -109,4 +109,27 @@ struct ViewCommandTests {
         let badSwitch = try Tool.run(["view", ply, "--screenshot", dir + "/x.png", "--edl", "maybe"])
         #expect(badSwitch.status != 0 && badSwitch.stderr.contains("--edl"), "\(badSwitch.stderr)")
     }
+
+    @Test("a cloud in map coordinates renders exactly as the same cloud at the origin")
+    func mapCoordinatesRenderAsAtTheOrigin() throws {
+        try Self.requireDisplay()
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var random = SplitMix64(seed: 5)
+        // Whole 1/1024 m, as survey coordinates come in whole millimetres or so: moved by whole
+        // metres, every coordinate stays exact.
+        let local = (0 ..< 3_000).map { _ in SIMD3((0 ..< 3).map { _ in Double(Int.random(in: -1536 ..< 1536, using: &random)) / 1024 }) }
+        let colors = local.map { p in SIMD3<UInt8>(SIMD3<Double>(p + 1.5) * 80) }
+        var shots: [[UInt8]] = []
+        for (name, offset) in [("base", SIMD3<Double>.zero), ("utm", SIMD3(500_000, 5_400_000, 120))] {
+            try MapCoordinatesTests.writeDoublePLY(local.map { $0 + offset }, colors: colors, to: dir + "/\(name).ply")
+            let png = dir + "/\(name).png"
+            let result = try Tool.run(["view", dir + "/\(name).ply", "--screenshot", png, "--size", "320x240", "--yaw", "30"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let image = try PNGImage.read(path: png).image
+            #expect(Self.foreground(image) > 1_000, "\(name): the cloud is drawn")
+            shots.append(image.samples8)
+        }
+        #expect(shots[0] == shots[1], "the cloud at UTM looks exactly like the cloud at the origin")
+    }
 }

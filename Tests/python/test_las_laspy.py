@@ -32,13 +32,14 @@ def test_laspy_reads_every_point_and_colour(replayed):
     assert h.point_count == len(las.points) == ply.count
     assert h.global_encoding.wkt
     size = np.float32(0.01)
-    assert np.allclose(h.scales, float(size) / 2, rtol=0, atol=0)
-    # Coordinates: the voxel centre of cell k is the integer 2(k - k0) + 1 on each axis.
+    # A step of a sixteenth of the voxel (1 cm voxels: under 1 mm too).
+    assert np.allclose(h.scales, float(size) / 16, rtol=0, atol=0)
+    # Coordinates: the voxel centre of cell k is the integer 16(k - k0) + 8 on each axis.
     positions = np.stack([ply["x"], ply["y"], ply["z"]], axis=1)
     cells = np.floor(positions.astype(np.float64) / np.float64(size)).astype(np.int64)
     base = cells.min(axis=0)
     ints = np.stack([las.X, las.Y, las.Z], axis=1).astype(np.int64)
-    assert np.array_equal(ints, 2 * (cells - base) + 1)
+    assert np.array_equal(ints, 16 * (cells - base) + 8)
     assert len(np.unique(ints, axis=0)) == len(ints), "no two voxel centres collide"
     scaled = np.stack([las.x, las.y, las.z], axis=1)
     assert np.abs(scaled - positions).max() < 1e-6

@@ -21,6 +21,10 @@ struct FramePass: Sendable {
     let interpolation: Interpolation
     /// What each decoded sample becomes: the capture's primaries and the grade.
     let colorPolicy: SampleColorPolicy
+    /// Where the points the frames are matched with are measured from (`VoxelCloud.origin`,
+    /// `WorldOrigin`): each frame's camera and feature points reach the callers measured from
+    /// it (`Camera.measured(from:)`), so map coordinates keep their precision.
+    let origin: SIMD3<Double>
 
     /// A pass over `source`'s frames `options.frames` (all when nil), every `options.every`th of
     /// them, and of those only part `shard`.
@@ -29,13 +33,15 @@ struct FramePass: Sendable {
     /// - Throws: `.malformed` when the source's parts hold different numbers of frames
     ///   (`countMismatch`) and the frames asked for reach past what all of them have; with a
     ///   shard, the errors of reading a video's keyframes.
-    init(source: any CaptureSource, options: FramePassOptions, shard: Shard?, grade: ColorCube? = nil, verb: String) throws {
+    init(source: any CaptureSource, options: FramePassOptions, shard: Shard?, grade: ColorCube? = nil, origin: SIMD3<Double> = .zero,
+         verb: String) throws {
         let frames = options.frames
         if let mismatch = source.countMismatch, (frames?.upperBound ?? .max) > source.frameCount {
             throw PointPaintError(.malformed, file: source.path,
                                   "\(mismatch): frames past \(source.frameCount - 1) lack a part; \(verb) a range within frames 0 to \(source.frameCount - 1)")
         }
         self.source = source
+        self.origin = origin
         threads = max(1, options.threads)
         interpolation = options.interpolation
         colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries, grade: grade)
@@ -108,13 +114,15 @@ struct FramePass: Sendable {
     func run<Piece, Output>(pieces: @escaping (CaptureFrame) -> [Piece], transform: @escaping (CaptureFrame, Piece) throws -> Output,
                             body: (Output) throws -> Bool) throws {
         let frames = source.frames(indices, threads: frameThreads)
+        let origin = origin
         // The pieces of the frame being cut, in order.
         var current: CaptureFrame?, rest: ArraySlice<Piece> = []
         let pipeline = OrderedPipeline<(CaptureFrame, Piece), Output>(
             workers: threads - 1, window: threads == 1 ? 1 : 2 * frameThreads, name: "PointPaint frames",
             input: {
                 while rest.isEmpty {
-                    guard let frame = try frames.next() else { return nil }
+                    guard var frame = try frames.next() else { return nil }
+                    if origin != .zero { frame.measure(from: origin) }
                     current = frame
                     rest = pieces(frame)[...]
                 }
@@ -123,6 +131,21 @@ struct FramePass: Sendable {
             transform: { try transform($0.0, $0.1) })
         while let output = try pipeline.next() {
             guard try body(output) else { return }
+        }
+    }
+}
+
+extension CaptureFrame {
+    /// This frame measured from `origin`: its camera (`Camera.measured(from:)`) and feature
+    /// points; its depth map is the camera's own and stays.
+    mutating func measure(from origin: SIMD3<Double>) {
+        camera = camera.measured(from: origin)
+        if let points {
+            self.points = points.map { p in
+                var q = p
+                q.position = SIMD3<Float>(SIMD3<Double>(p.position) - origin)
+                return q
+            }
         }
     }
 }

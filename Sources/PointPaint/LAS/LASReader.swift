@@ -29,14 +29,22 @@ public enum LASReader {
             let h = try header(bytes, file: path)
             let n = h.pointCount
             let records = ByteCursor(bytes, position: h.pointDataOffset).records(stride: h.recordLength, count: n)
+            @inline(__always) func world(_ i: Int) -> SIMD3<Double> {
+                let x = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 0, byteSwapped: swap))
+                let y = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 4, byteSwapped: swap))
+                let z = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 8, byteSwapped: swap))
+                return SIMD3<Double>(Double(x), Double(y), Double(z)) * h.scale + h.offset
+            }
+            // The points' own bounds (not the header's, which a writer may get wrong) give the
+            // origin the offsets are taken from.
+            var bounds: WorldBounds?
+            for i in 0 ..< n {
+                let p = world(i)
+                if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
+            }
+            let origin = try bounds?.origin(file: path) ?? .zero
             let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n {
-                    let x = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 0, byteSwapped: swap))
-                    let y = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 4, byteSwapped: swap))
-                    let z = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 8, byteSwapped: swap))
-                    let p = SIMD3<Double>(Double(x), Double(y), Double(z)) * h.scale + h.offset
-                    out[i] = SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z))
-                }
+                for i in 0 ..< n { out[i] = SIMD3<Float>(world(i) - origin) }
                 initialized = n
             }
             var colors = [SIMD3<Float>](repeating: SIMD3(1, 1, 1), count: n)
@@ -53,7 +61,7 @@ public enum LASReader {
                 let divisor: Float = eightBit ? 255 : 65535
                 colors = codes.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) / divisor }
             }
-            return VoxelCloud(voxelSize: h.voxelSize, positions: positions, colors: colors)
+            return VoxelCloud(voxelSize: h.voxelSize, origin: origin, positions: positions, colors: colors)
         }
     }
 

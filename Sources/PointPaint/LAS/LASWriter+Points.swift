@@ -10,21 +10,23 @@ extension LASWriter {
         return scale
     }
 
-    /// Writes `positions` with `colors` (gamma-encoded extended sRGB, clipped to 16 bits as the
-    /// voxel writer does) to `path` as LAS 1.4 point format 7, in the given order: the offset is
-    /// the lowest corner of the points' bounds and the scale `pointScale(span:)`, so a coordinate
-    /// is within half a scale step (0.05 mm) of the Float it came from; no `voxel_size` record.
+    /// Writes `positions` (offsets from `origin`, `VoxelCloud.origin`) with `colors`
+    /// (gamma-encoded extended sRGB, clipped to 16 bits as the voxel writer does) to `path` as
+    /// LAS 1.4 point format 7, in the given order: the offset is the lowest corner of the points'
+    /// world bounds and the scale `pointScale(span:)`, so a coordinate is within half a scale step
+    /// (0.05 mm) of the world position it came from; no `voxel_size` record.
     ///
     /// - Complexity: O(points); the records in memory 64K points at a time.
     /// - Throws: `.malformed` when a position is not finite (callers leave those out).
-    package func write(positions: [SIMD3<Float>], colors: [SIMD3<Float>], to path: String, source: String? = nil) throws {
+    package func write(positions: [SIMD3<Float>], origin: SIMD3<Double> = .zero, colors: [SIMD3<Float>], to path: String,
+                       source: String? = nil) throws {
         precondition(positions.count == colors.count, "positions and colours differ in length")
         var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
         for (i, p) in positions.enumerated() {
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
                 throw PointPaintError(.malformed, file: path, place: .element("vertex", i), "expected finite coordinates for LAS, found \(PointPaintError.tuple(p))")
             }
-            let d = SIMD3<Double>(p)
+            let d = origin + SIMD3<Double>(p)
             low = pointwiseMin(low, d)
             high = pointwiseMax(high, d)
         }
@@ -33,7 +35,7 @@ extension LASWriter {
         let scale = SIMD3<Double>(repeating: Self.pointScale(span: span))
         let offset = low
         func integer(_ p: SIMD3<Float>) -> SIMD3<Int32> {
-            let q = ((SIMD3<Double>(p) - offset) / scale).rounded(.toNearestOrAwayFromZero)
+            let q = ((origin + SIMD3<Double>(p) - offset) / scale).rounded(.toNearestOrAwayFromZero)
             return SIMD3(Int32(q.x), Int32(q.y), Int32(q.z))
         }
         // The header's bounds are what a reader computes from the stored integers.

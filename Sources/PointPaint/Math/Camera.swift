@@ -43,6 +43,18 @@ public struct Camera: Sendable, Equatable {
         self.worldToCamera = inverse
     }
 
+    /// This camera in a frame whose origin lies at `origin` of this one's world (a cloud's
+    /// `VoxelCloud.origin`): the pose's translation less `origin`, the rotation and
+    /// intrinsics the same. Projecting `p − origin` with it is projecting `p` with this camera,
+    /// without the precision a `Float` loses at map coordinates.
+    public func measured(from origin: SIMD3<Double>) -> Camera {
+        guard origin != .zero else { return self }
+        var t = transform
+        t.columns.3 -= SIMD4(origin, 0)
+        // A pose that was invertible stays so: only its translation changed.
+        return Camera(intrinsics: intrinsics, transform: t)!
+    }
+
     /// The camera centre in world space.
     public var position: SIMD3<Double> {
         let c = transform.columns.3

@@ -134,15 +134,44 @@ package struct PLYCloudLayout: Sendable, Equatable {
         return cursor.records(stride: stride, count: count)
     }
 
-    /// The positions of `records` (some or all of the file's vertex records).
-    package func positions(_ records: ByteCursor.Records) -> [SIMD3<Float>] {
+    /// The positions of `records` (some or all of the file's vertex records) as offsets from
+    /// `origin` (`VoxelCloud.origin`): each coordinate read exactly, less the origin, then
+    /// rounded to a `Float`.
+    package func positions(_ records: ByteCursor.Records, origin: SIMD3<Double> = .zero) -> [SIMD3<Float>] {
         let n = records.count, x = position[0], y = position[1], z = position[2]
+        if origin != .zero {
+            return [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
+                for i in 0 ..< n { out[i] = SIMD3<Float>(world(records, i) - origin) }
+                initialized = n
+            }
+        }
         return [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
             for i in 0 ..< n {
                 out[i] = SIMD3(value(records, i, x, unit: false), value(records, i, y, unit: false), value(records, i, z, unit: false))
             }
             initialized = n
         }
+    }
+
+    /// The position of record `i` as the file holds it, exactly.
+    @inline(__always)
+    private func world(_ records: ByteCursor.Records, _ i: Int) -> SIMD3<Double> {
+        SIMD3(field(records, i, position[0], AsDouble()), field(records, i, position[1], AsDouble()),
+              field(records, i, position[2], AsDouble()))
+    }
+
+    /// The bounds of the finite positions of `records` as the file holds them, exactly, or nil
+    /// when none is finite.
+    /// - Complexity: O(records.count).
+    package func worldBounds(_ records: ByteCursor.Records) -> WorldBounds? {
+        var bounds: WorldBounds?
+        for i in 0 ..< records.count {
+            let p = world(records, i)
+            // NaN fails every comparison; an infinite coordinate is left out like it.
+            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+            if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
+        }
+        return bounds
     }
 
     /// The colours of `records` scaled to 0…1, channel by channel; white when the file has none.
@@ -203,6 +232,11 @@ private protocol FieldConversion {
 private struct AsFloat: FieldConversion {
     let unit: Bool
     @inline(__always) func callAsFunction<T: PLYScalar>(_ value: T) -> Float { unit ? value.unitChannel : value.float }
+}
+
+/// A scalar as a Double, exactly.
+private struct AsDouble: FieldConversion {
+    @inline(__always) func callAsFunction<T: PLYScalar>(_ value: T) -> Double { value.double }
 }
 
 /// A scalar as a view count (`PLYScalar.viewCount`).

@@ -38,16 +38,23 @@ extension PLYFile {
         guard let vertex = self[element: "vertex"] else {
             throw PointPaintError(.missing, file: file, "expected a 'vertex' element, found \(elements.map { PointPaintError.quote($0.name) }.joined(separator: ", "))")
         }
-        var axes: [[Float]] = []
+        var axes: [[Double]] = []
         for name in ["x", "y", "z"] {
             guard let p = vertex[property: name], case .scalar = p.type else {
                 throw PointPaintError(.missing, file: file, "expected a scalar property '\(name)' in the 'vertex' element")
             }
-            axes.append(p.values.floats())
+            axes.append(p.values.doubles())
         }
         let n = vertex.count
+        var bounds: WorldBounds?
+        for i in 0 ..< n {
+            let p = SIMD3(axes[0][i], axes[1][i], axes[2][i])
+            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+            if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
+        }
+        let origin = try bounds?.origin(file: file) ?? .zero
         let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { buffer, initialized in
-            for i in 0 ..< n { buffer[i] = SIMD3(axes[0][i], axes[1][i], axes[2][i]) }
+            for i in 0 ..< n { buffer[i] = SIMD3<Float>(SIMD3(axes[0][i], axes[1][i], axes[2][i]) - origin) }
             initialized = n
         }
         var colors: [SIMD3<Float>]
@@ -60,9 +67,9 @@ extension PLYFile {
         } else {
             colors = Array(repeating: SIMD3(1, 1, 1), count: n)
         }
-        if let boxes = try boxVoxels(positions: positions, colors: colors, file: file) { return boxes }
+        if let boxes = try boxVoxels(positions: positions, origin: origin, colors: colors, file: file) { return boxes }
         let (counts, spread) = qualityColumns(vertex)
-        return VoxelCloud(voxelSize: voxelSize, positions: positions, colors: colors, counts: counts, colourSD: spread)
+        return VoxelCloud(voxelSize: voxelSize, origin: origin, positions: positions, colors: colors, counts: counts, colourSD: spread)
     }
 
     /// The names of the per-vertex quality properties `pointpaint paint --quality-properties`
@@ -95,7 +102,7 @@ extension PLYFile {
 
     /// The cubes among `positions` as one voxel each, or nil when the file does not hold boxes
     /// (see `cloud(file:)`).
-    private func boxVoxels(positions: [SIMD3<Float>], colors: [SIMD3<Float>], file: String) throws -> VoxelCloud? {
+    private func boxVoxels(positions: [SIMD3<Float>], origin: SIMD3<Double>, colors: [SIMD3<Float>], file: String) throws -> VoxelCloud? {
         let n = positions.count
         let declared = declaresBoxes
         var faceHint = false
@@ -137,7 +144,7 @@ extension PLYFile {
         }
         var size: Float? = n > 0 ? edge : voxelSize
         if let stated = voxelSize, n == 0 || abs(stated - edge) <= max(edge * 1e-3, 1e-7) { size = stated }
-        return VoxelCloud(voxelSize: size, positions: centres, colors: boxColors)
+        return VoxelCloud(voxelSize: size, origin: origin, positions: centres, colors: boxColors)
     }
 
     /// An 8-bit colour code scaled to 0…1, as both ways of reading a cloud scale it.
@@ -173,7 +180,7 @@ extension PLYReader {
     /// The cloud of the PLY file in `raw`: in one pass when `directCloud` can, else parsed in full.
     private static func readCloud(_ raw: UnsafeRawBufferPointer, file: String) throws -> VoxelCloud {
         var (ply, data) = try parseHeader(raw, file: file)
-        if let cloud = directCloud(ply, data) { return cloud }
+        if let cloud = try directCloud(ply, data, file: file) { return cloud }
         try parseData(&ply, from: data, file: file)
         return try ply.cloud(file: file)
     }
@@ -181,10 +188,13 @@ extension PLYReader {
     /// The cloud of a binary file of fixed-size records read straight from `data`, or nil when
     /// the file is not of that kind (`PLYCloudLayout`; a damaged file is not: the full parse
     /// then says how).
-    static func directCloud(_ header: PLYFile, _ data: ByteCursor) -> VoxelCloud? {
+    /// - Throws: `.outOfRange` for a coordinate past `WorldOrigin.maxCoordinate`.
+    static func directCloud(_ header: PLYFile, _ data: ByteCursor, file: String) throws -> VoxelCloud? {
         guard let layout = PLYCloudLayout(header, dataBytes: data.remaining) else { return nil }
         let records = layout.records(in: data)
-        return VoxelCloud(voxelSize: header.voxelSize, positions: layout.positions(records), colors: layout.colors(records),
+        let origin = try layout.worldBounds(records)?.origin(file: file) ?? .zero
+        return VoxelCloud(voxelSize: header.voxelSize, origin: origin, positions: layout.positions(records, origin: origin),
+                          colors: layout.colors(records),
                           counts: layout.counts(records), colourSD: layout.colourSDs(records))
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 extension PLYReader {
     /// One chunk of a file's points.
     package struct PointChunk {
-        /// Positions.
+        /// Where `positions` are measured from (`VoxelCloud.origin`): the same in every chunk.
+        package var origin: SIMD3<Double>
+        /// Positions, as offsets from `origin`.
         package var positions: [SIMD3<Float>]
         /// The colours' 8-bit codes, when the file's colour channels are `uchar` (one a point).
         package var codes: [SIMD3<UInt8>]?
@@ -34,9 +36,10 @@ extension PLYReader {
         if let c = ply.vertexColorProperties, PLYCloudLayout.codes([c.red, c.green, c.blue].map(\.values.scalarType)),
            case .uint8(let r) = c.red.values, case .uint8(let g) = c.green.values, case .uint8(let b) = c.blue.values,
            r.count == cloud.count {
-            try body(PointChunk(positions: cloud.positions, codes: (0 ..< r.count).map { SIMD3(r[$0], g[$0], b[$0]) }, colors: nil))
+            try body(PointChunk(origin: cloud.origin, positions: cloud.positions, codes: (0 ..< r.count).map { SIMD3(r[$0], g[$0], b[$0]) },
+                                colors: nil))
         } else {
-            try body(PointChunk(positions: cloud.positions, codes: nil, colors: cloud.colors))
+            try body(PointChunk(origin: cloud.origin, positions: cloud.positions, codes: nil, colors: cloud.colors))
         }
         return cloud.count
     }
@@ -60,22 +63,36 @@ extension PLYReader {
         let start = dataOffset + layout.start, stride = layout.stride
         let n = layout.count
         var buffer = [UInt8](repeating: 0, count: min(n, chunkPoints) * stride)
-        var done = 0
-        while done < n {
-            let m = min(chunkPoints, n - done)
-            let bytes = m * stride
-            guard try preadAll(fd, into: &buffer, count: bytes, at: start + done * stride, file: path) == bytes else {
-                throw PointPaintError(.malformed, file: path, place: .byteOffset(start + done * stride),
-                                      "expected \(bytes) bytes of vertices, found the end of the file (it shrank while being read)")
+        /// Calls `each` with the records of every chunk in turn.
+        func forEachChunk(_ each: (ByteCursor.Records) throws -> Void) throws {
+            var done = 0
+            while done < n {
+                let m = min(chunkPoints, n - done)
+                let bytes = m * stride
+                guard try preadAll(fd, into: &buffer, count: bytes, at: start + done * stride, file: path) == bytes else {
+                    throw PointPaintError(.malformed, file: path, place: .byteOffset(start + done * stride),
+                                          "expected \(bytes) bytes of vertices, found the end of the file (it shrank while being read)")
+                }
+                try buffer.withUnsafeBytes { raw in
+                    try each(ByteCursor(UnsafeRawBufferPointer(rebasing: raw[..<bytes])).records(stride: stride, count: m))
+                }
+                done += m
             }
-            let chunk = buffer.withUnsafeBytes { raw -> PointChunk in
-                let records = ByteCursor(UnsafeRawBufferPointer(rebasing: raw[..<bytes])).records(stride: stride, count: m)
-                let positions = layout.positions(records)
-                if let codes = layout.codes(records) { return PointChunk(positions: positions, codes: codes, colors: nil) }
-                return PointChunk(positions: positions, codes: nil, colors: layout.colors(records))
+        }
+        // A first pass finds the bounds, and so the origin every chunk's offsets are taken from.
+        var bounds: WorldBounds?
+        try forEachChunk { records in
+            guard let b = layout.worldBounds(records) else { return }
+            if bounds == nil { bounds = b } else { bounds!.include(b) }
+        }
+        let origin = try bounds?.origin(file: path) ?? .zero
+        try forEachChunk { records in
+            let positions = layout.positions(records, origin: origin)
+            if let codes = layout.codes(records) {
+                try body(PointChunk(origin: origin, positions: positions, codes: codes, colors: nil))
+            } else {
+                try body(PointChunk(origin: origin, positions: positions, codes: nil, colors: layout.colors(records)))
             }
-            try body(chunk)
-            done += m
         }
         return n
     }

@@ -13,7 +13,10 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
     public var objInfo: [String]
     /// Bounds of the finite vertex positions, when the file has vertices with scalar x, y, z
     /// properties and at least one is finite.
-    public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?
+    public var bounds: (min: SIMD3<Double>, max: SIMD3<Double>)?
+    /// Whether some position property is `double` (its bounds are then printed with a double's
+    /// digits, else a float's).
+    public var doublePositions = false
     /// Vertices with a NaN or infinite coordinate (left out of `bounds`).
     public var nonFiniteCount = 0
     /// The vertex colour properties (`red green blue (uchar)`), or nil when there are none.
@@ -36,10 +39,16 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
            let x = vertex[property: "x"], let y = vertex[property: "y"], let z = vertex[property: "z"],
            case .scalar = x.type, case .scalar = y.type, case .scalar = z.type,
            x.entryCount == vertex.count, y.entryCount == vertex.count, z.entryCount == vertex.count {
-            let (xs, ys, zs) = (x.values.floats(), y.values.floats(), z.values.floats())
-            let positions = (0 ..< vertex.count).map { SIMD3(xs[$0], ys[$0], zs[$0]) }
-            bounds = VoxelCloud.finiteBounds(positions)
-            nonFiniteCount = positions.count { !$0.isFinite }
+            // Exactly as the file holds them: map coordinates keep every digit.
+            let (xs, ys, zs) = (x.values.doubles(), y.values.doubles(), z.values.doubles())
+            doublePositions = [x, y, z].contains { $0.values.scalarType == .float64 }
+            var box: WorldBounds?
+            for i in 0 ..< vertex.count {
+                let p = SIMD3(xs[i], ys[i], zs[i])
+                guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { nonFiniteCount += 1; continue }
+                if box == nil { box = WorldBounds(p) } else { box!.include(p) }
+            }
+            bounds = box.map { ($0.min, $0.max) }
         }
     }
 
@@ -51,7 +60,7 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
     /// Several lines, the first naming the file and format; control and invisible characters of
     /// the file's names and comments spelled out (`\u{1B}`).
     public var description: String {
-        func f(_ v: SIMD3<Float>) -> String { PointPaintError.tuple(v) }
+        func f(_ v: SIMD3<Double>) -> String { doublePositions ? PointPaintError.tuple(v) : PointPaintError.tuple(SIMD3<Float>(v)) }
         var lines = ["\(path): PLY \(encoding.headerName), \(elements.count) element\(elements.count == 1 ? "" : "s")"]
         for e in elements {
             lines.append("  element \(e.name) \(e.count): \(e.properties.joined(separator: ", "))")

@@ -4,21 +4,22 @@ extension PLYWriter {
     /// colour) and, for boxes, the quads.
     ///
     /// - Complexity: O(cloud.count).
-    static func asciiCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool) -> [UInt8] {
+    static func asciiCloud(_ cloud: VoxelCloud, header: String, wide: Bool, boxes: Bool, positions: PositionLayout) -> [UInt8] {
         var out = Array(header.utf8)
         out.reserveCapacity(out.count + cloud.count * (boxes ? 8 * 40 + 6 * 40 : 40))
-        asciiVertices(positions: cloud.positions, colors: cloud.colors, voxelSize: cloud.voxelSize, wide: wide, boxes: boxes, into: &out)
+        asciiVertices(positions: cloud.positions, colors: cloud.colors, voxelSize: cloud.voxelSize, wide: wide, boxes: boxes,
+                      layout: positions, into: &out)
         if boxes { asciiFaces(voxels: 0 ..< cloud.count, into: &out) }
         return out
     }
 
     /// The vertex lines of voxels at `positions` with `colors`: one a voxel, or 8 corners of an
-    /// edge of `voxelSize` for boxes.
+    /// edge of `voxelSize` for boxes; each position written as `layout` says.
     static func asciiVertices(positions: [SIMD3<Float>], colors: [SIMD3<Float>], voxelSize: Float?, wide: Bool, boxes: Bool,
-                              into out: inout [UInt8]) {
+                              layout: PositionLayout, into out: inout [UInt8]) {
         let size = voxelSize ?? 0
         func vertex(_ p: SIMD3<Float>, _ c: SIMD3<Float>) {
-            var line = "\(p.x) \(p.y) \(p.z) \(quantize(c.x)) \(quantize(c.y)) \(quantize(c.z))"
+            var line = "\(layout.text(p)) \(quantize(c.x)) \(quantize(c.y)) \(quantize(c.z))"
             if wide { line += " \(c.x) \(c.y) \(c.z)" }
             line += "\n"
             out.append(contentsOf: line.utf8)

@@ -8,7 +8,8 @@ extension PLYWriter {
     @discardableResult
     func writeBinary(_ cloud: VoxelCloud, wide: Bool, watchForWide: Bool, to sink: inout FileSink) throws -> Bool {
         try Array(header(cloud, wide: wide).utf8).withUnsafeBytes { try sink.write($0) }
-        let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian)
+        let layout = BinaryLayout(wide: wide, boxes: geometry == .boxes, bigEndian: encoding == .binaryBigEndian,
+                                  positions: positionLayout(cloud))
         let plan = layout.chunks(count: cloud.count)
         let sawWide = Flag()
         do {
@@ -63,8 +64,10 @@ extension PLYWriter {
         let wide: Bool
         let boxes: Bool
         let bigEndian: Bool
+        /// How x, y and z are written.
+        let positions: PositionLayout
 
-        var record: Int { 15 + (wide ? 12 : 0) }
+        var record: Int { positions.bytes + 3 + (wide ? 12 : 0) }
         var vertexBytesPerVoxel: Int { (boxes ? 8 : 1) * record }
         static let faceBytesPerVoxel = 6 * 17
 
@@ -110,16 +113,16 @@ extension PLYWriter {
                         }
                         return (o.count, false)
                     }
-                    if !boxes && !wide && !bigEndian {
+                    if !boxes && !wide && !bigEndian && self.positions == .plain {
                         return (range.count * 15, PLYWriter.littleEndianPoints(positions, colors, range, into: out))
                     }
                     if boxes {
                         let offsets = PLYWriter.corners.map { $0 * (voxelSize ?? 0) }
                         for i in range {
-                            for corner in offsets { o.vertex(positions[i] + corner, colors[i], wide: wide) }
+                            for corner in offsets { o.vertex(positions[i] + corner, colors[i], wide: wide, layout: self.positions) }
                         }
                     } else {
-                        for i in range { o.vertex(positions[i], colors[i], wide: wide) }
+                        for i in range { o.vertex(positions[i], colors[i], wide: wide, layout: self.positions) }
                     }
                     return (o.count, PLYWriter.hasWideColor(colors, range))
                 }
@@ -192,11 +195,11 @@ private final class Flag: @unchecked Sendable {
 }
 
 extension ByteStore {
-    /// One cloud vertex record: x y z as floats, the 8-bit colour, then the float colour when
-    /// `wide`.
+    /// One cloud vertex record: x y z as `layout` says, the 8-bit colour, then the float colour
+    /// when `wide`.
     @inline(__always)
-    fileprivate mutating func vertex(_ p: SIMD3<Float>, _ c: SIMD3<Float>, wide: Bool) {
-        float(p.x); float(p.y); float(p.z)
+    fileprivate mutating func vertex(_ p: SIMD3<Float>, _ c: SIMD3<Float>, wide: Bool, layout: PLYWriter.PositionLayout) {
+        layout.store(p, into: &self)
         byte(PLYWriter.quantize(c.x)); byte(PLYWriter.quantize(c.y)); byte(PLYWriter.quantize(c.z))
         if wide { float(c.x); float(c.y); float(c.z) }
     }

@@ -37,9 +37,11 @@ extension PLYWriter {
         let info = source.info
         let n = info.voxelCount
         let boxes = geometry == .boxes
-        try Array(header(count: n, voxelSize: info.voxelSize, wide: wide).utf8).withUnsafeBytes { try sink.write($0) }
+        let positions = positionLayout(origin: info.origin, bounds: info.keyBounds?.centers(voxelSize: info.voxelSize),
+                                       voxelSize: info.voxelSize)
+        try Array(header(count: n, voxelSize: info.voxelSize, wide: wide, positions: positions).utf8).withUnsafeBytes { try sink.write($0) }
         try source.rewind()
-        let layout = BinaryLayout(wide: wide, boxes: boxes, bigEndian: encoding == .binaryBigEndian)
+        let layout = BinaryLayout(wide: wide, boxes: boxes, bigEndian: encoding == .binaryBigEndian, positions: positions)
         var chunk = CloudChunk()
         var buffer: [UInt8] = []
         var written = 0
@@ -49,7 +51,7 @@ extension PLYWriter {
             if encoding == .ascii {
                 buffer.removeAll(keepingCapacity: true)
                 PLYWriter.asciiVertices(positions: chunk.positions, colors: chunk.colors, voxelSize: info.voxelSize, wide: wide,
-                                        boxes: boxes, into: &buffer)
+                                        boxes: boxes, layout: positions, into: &buffer)
                 try buffer.withUnsafeBytes { try sink.write($0) }
             } else {
                 let needed = voxels.count * layout.vertexBytesPerVoxel + 16

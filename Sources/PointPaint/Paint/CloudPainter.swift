@@ -169,7 +169,7 @@ public struct CloudPainter: Sendable {
         self.cloud = cloud
         self.source = source
         self.options = options
-        pass = try FramePass(source: source, options: options.pass, shard: nil, verb: "paint from")
+        pass = try FramePass(source: source, options: options.pass, shard: nil, origin: cloud.origin, verb: "paint from")
         spacing = options.pointSpacing ?? options.voxelSize ?? cloud.estimatedSpacing()
         weighted = options.weighted ?? (options.voxelSize == nil || options.accumulate == .mean || options.accumulate == .best)
         if options.accumulate == .best, !weighted {
@@ -178,7 +178,7 @@ public struct CloudPainter: Sendable {
         if let size = options.voxelSize {
             let unheld = SceneStore.unheldPoints(cloud.positions, voxelSize: size)
             if let first = unheld.first {
-                throw SceneStore.unheldError(first, count: unheld.count, voxelSize: size, file: cloud.path)
+                throw SceneStore.unheldError(first, count: unheld.count, voxelSize: size, origin: cloud.origin, file: cloud.path)
             }
         }
         normals = weighted ? cloud.estimatedNormals(spacing: spacing, threads: options.pass.threads) : []

@@ -37,7 +37,8 @@ struct PaintAccumulator {
     /// - Complexity: O(points) expected, for voxel slots.
     init(cloud: PaintCloud, accumulation: CloudPainter.Accumulation, voxelSize: Float?, spread: Bool, weighted: Bool) {
         let slotted = voxelSize != nil && (weighted || spread || accumulation == .best)
-        self.init(count: cloud.count, accumulation: accumulation, voxelSize: slotted ? nil : voxelSize, spread: spread)
+        self.init(count: cloud.count, accumulation: accumulation, voxelSize: slotted ? nil : voxelSize, spread: spread,
+                  origin: cloud.origin)
         guard slotted, let voxelSize else { return }
         var slots: [Int64: UInt32] = [:]
         slotOfPoint = cloud.positions.map { p in
@@ -60,7 +61,8 @@ struct PaintAccumulator {
 
     /// An accumulator for `count` points, per point or into a store of voxels of `voxelSize`;
     /// `spread` keeps what the colour's standard deviation needs (per point).
-    init(count: Int, accumulation: CloudPainter.Accumulation, voxelSize: Float?, spread: Bool = false) {
+    /// Voxels are measured from `origin` (the cloud's).
+    init(count: Int, accumulation: CloudPainter.Accumulation, voxelSize: Float?, spread: Bool = false, origin: SIMD3<Double> = .zero) {
         self.accumulation = accumulation
         self.voxelSize = voxelSize
         views = [UInt32](repeating: 0, count: count)
@@ -69,7 +71,7 @@ struct PaintAccumulator {
             squares = moments
         }
         if let voxelSize {
-            store = SceneStore(voxelSize: voxelSize, policy: accumulation.policy ?? .mean)
+            store = SceneStore(voxelSize: voxelSize, policy: accumulation.policy ?? .mean, origin: origin)
             sums = []
         } else {
             sums = [PackedSum](repeating: .zero, count: count)
@@ -166,7 +168,7 @@ struct PaintAccumulator {
         let keep = unseen == .keep
         if var store {
             if keep, statistics.unseen > 0 {
-                var extra = SceneStore(voxelSize: store.voxelSize, policy: store.policy)
+                var extra = SceneStore(voxelSize: store.voxelSize, policy: store.policy, origin: store.origin)
                 for i in views.indices where views[i] == 0 {
                     guard let key = VoxelKey.packedCell(cloud.positions[i], voxelSize: store.voxelSize),
                           store.index(of: VoxelKey(packed: key)) == nil else { continue }
@@ -214,7 +216,7 @@ struct PaintAccumulator {
             }
             initialized = 3 * n
         }
-        let points = PointVertices(positions: cloud.positions, colours: colours, views: views, spread: spread, keep: keep,
+        let points = PointVertices(origin: cloud.origin, positions: cloud.positions, colours: colours, views: views, spread: spread, keep: keep,
                                    ownColours: cloud.hasColors, seen: seen, wide: (outside.x | outside.y | outside.z) < 0)
         return PaintResult(points: points, statistics: statistics)
     }
@@ -249,7 +251,7 @@ struct PaintAccumulator {
                 spread?.append(0)
             }
         }
-        return PaintResult(cloud: VoxelCloud(voxelSize: size, positions: positions, colors: colors, counts: counts),
+        return PaintResult(cloud: VoxelCloud(voxelSize: size, origin: cloud.origin, positions: positions, colors: colors, counts: counts),
                            painted: painted, statistics: statistics, colourSD: spread)
     }
 }

@@ -9,7 +9,10 @@ import Foundation
 public struct PaintCloud: Sendable {
     /// The file the cloud was read from (for messages), or a name for a cloud built in memory.
     public let path: String
-    /// Positions of the finite points, world space, in file order (non-finite points left out).
+    /// Where `positions` are measured from, in whole metres (`VoxelCloud.origin`).
+    public let origin: SIMD3<Double>
+    /// Positions of the finite points as offsets from `origin`, in file order (non-finite points
+    /// left out).
     public let positions: [SIMD3<Float>]
     /// Their own colours, gamma-encoded extended sRGB, when the file has colour; nil otherwise.
     /// Built from the stored form on each read: use `color(at:)` and `hasColors` for one point.
@@ -29,9 +32,12 @@ public struct PaintCloud: Sendable {
 
     /// Wraps points built in memory; non-finite points are left out (and counted).
     /// - Throws: `.missing` when no finite point remains; `.tooLarge` past `maximumPoints`.
-    public init(path: String, positions: [SIMD3<Float>], colors: [SIMD3<Float>]?, voxelSize: Float? = nil) throws {
+    /// `positions` are offsets from `origin` (whole metres).
+    public init(path: String, positions: [SIMD3<Float>], colors: [SIMD3<Float>]?, voxelSize: Float? = nil,
+                origin: SIMD3<Double> = .zero) throws {
         precondition(colors.map { $0.count == positions.count } ?? true, "positions and colours differ in length")
         self.path = path
+        self.origin = origin
         self.voxelSize = voxelSize
         guard positions.count <= PaintCloud.maximumPoints else {
             throw PointPaintError(.tooLarge, file: path, "expected at most \(PaintCloud.maximumPoints) points to paint, found \(positions.count)")
@@ -62,14 +68,19 @@ public struct PaintCloud: Sendable {
         }
     }
 
-    /// Reads the PLY file at `path` (any layout `PLYReader` reads; boxes become their centres).
+    /// Reads the PLY or LAS file at `path`, told apart by content (any layout `PLYReader` reads,
+    /// boxes becoming their centres; any point format `LASReader` reads).
     /// - Throws: the reader's errors; `.missing` for a cloud with no finite point.
     public static func read(path: String) throws -> PaintCloud {
-        let hasColor = try MappedBytes(mapping: path, expected: "a PLY file").withUnsafeBytes { raw in
-            try PLYReader.parseHeader(raw, file: path).0.vertexColorProperties != nil
+        let (hasColor, las) = try MappedBytes(mapping: path, expected: "a PLY or LAS file").withUnsafeBytes { raw in
+            if CloudFileContent(head: Array(raw.prefix(8))) == .las {
+                return (LASHeader.colorOffset(format: try LASReader.header(raw, file: path).pointFormat) != nil, true)
+            }
+            return (try PLYReader.parseHeader(raw, file: path).0.vertexColorProperties != nil, false)
         }
-        let cloud = try PLYReader.readCloud(path: path)
-        return try PaintCloud(path: path, positions: cloud.positions, colors: hasColor ? cloud.colors : nil, voxelSize: cloud.voxelSize)
+        let cloud = las ? try LASReader.readCloud(path: path) : try PLYReader.readCloud(path: path)
+        return try PaintCloud(path: path, positions: cloud.positions, colors: hasColor ? cloud.colors : nil, voxelSize: cloud.voxelSize,
+                              origin: cloud.origin)
     }
 
     /// The most points a cloud may hold: observations name points by 32-bit index.

@@ -11,28 +11,34 @@ extension PaintResult {
     /// built (other encodings go through `plyFile`).
     /// - Throws: `PointPaintError.system` naming `path` when the file cannot be written.
     /// - Complexity: O(vertices), with memory for one chunk.
+    /// x, y and z are `float` or `double` as `positionType` says (`PLYWriter.positionType`).
     public func writePLY(to path: String, encoding: PLYEncoding = .binaryLittleEndian, wideColor: PLYWideColor = .auto,
-                        source: String? = nil, comments: [String] = [], qualityProperties: Bool = false) throws {
+                        source: String? = nil, comments: [String] = [], qualityProperties: Bool = false,
+                        positionType: PLYPositionType = .auto) throws {
         guard encoding == .binaryLittleEndian else {
             return try PLYWriter.write(plyFile(encoding: encoding, wideColor: wideColor, source: source, comments: comments,
-                                               qualityProperties: qualityProperties), to: path)
+                                               qualityProperties: qualityProperties, positionType: positionType), to: path)
         }
         switch vertices {
         case .built(let cloud, let painted, let colourSD):
             let records = BuiltRecords(cloud: cloud, painted: painted, spread: colourSD)
             try write(records, voxelSize: cloud.voxelSize, hasWideColor: PLYWriter.hasWideColor(cloud.colors),
                       flagged: painted.contains(false), to: path, wideColor: wideColor, source: source, comments: comments,
-                      qualityProperties: qualityProperties)
+                      qualityProperties: qualityProperties,
+                      positions: PLYWriter(positionType: positionType).positionLayout(cloud))
         case .points(let points):
+            let layout = PLYWriter(positionType: positionType)
+                .positionLayout(origin: points.origin, bounds: VoxelCloud.finiteBounds(points.positions), voxelSize: nil)
             try write(points, voxelSize: nil, hasWideColor: points.wide, flagged: points.unpainted > 0, to: path,
-                      wideColor: wideColor, source: source, comments: comments, qualityProperties: qualityProperties)
+                      wideColor: wideColor, source: source, comments: comments, qualityProperties: qualityProperties, positions: layout)
         }
     }
 
-    /// Streams `records` as a binary little-endian PLY file (see `writePLY`).
+    /// Streams `records` as a binary little-endian PLY file (see `writePLY`), positions as
+    /// `positions` says.
     private func write<R: PaintVertexRecords>(_ records: R, voxelSize: Float?, hasWideColor: Bool, flagged: Bool, to path: String,
                                               wideColor: PLYWideColor, source: String?, comments: [String],
-                                              qualityProperties: Bool) throws {
+                                              qualityProperties: Bool, positions: PLYWriter.PositionLayout) throws {
         let wide = switch wideColor {
         case .always: true
         case .never: false
@@ -43,14 +49,15 @@ extension PaintResult {
         if let size = voxelSize { header += "comment voxel_size \(size)\n" }
         if let source { header += "comment source \(PLYWriter.oneLine(source))\n" }
         for comment in comments { header += "comment \(PLYWriter.oneLine(comment))\n" }
-        header += "element vertex \(records.vertexCount)\nproperty float x\nproperty float y\nproperty float z\n"
+        let type = positions.double ? "double" : "float"
+        header += "element vertex \(records.vertexCount)\nproperty \(type) x\nproperty \(type) y\nproperty \(type) z\n"
         header += "property uchar red\nproperty uchar green\nproperty uchar blue\n"
         if wide { header += "property float red_f\nproperty float green_f\nproperty float blue_f\n" }
         if flagged { header += "property uchar painted\n" }
         if qualityProperties { header += "property uint views\n" }
         if spread { header += "property float colour_sd\n" }
         header += "end_header\n"
-        let stride = 15 + (wide ? 12 : 0) + (flagged ? 1 : 0) + (qualityProperties ? 4 : 0) + (spread ? 4 : 0)
+        let stride = positions.bytes + 3 + (wide ? 12 : 0) + (flagged ? 1 : 0) + (qualityProperties ? 4 : 0) + (spread ? 4 : 0)
 
         try AtomicFile.write(to: path) { temporary in
             var sink = try FileSink(creating: temporary, file: path)
@@ -67,9 +74,17 @@ extension PaintResult {
                     }
                     for i in start ..< end where records.includes(i) {
                         let p = records.position(i), colour = records.colour(i)
-                        put(p.x.bitPattern.littleEndian)
-                        put(p.y.bitPattern.littleEndian)
-                        put(p.z.bitPattern.littleEndian)
+                        if positions.double {
+                            let w = positions.world(p)
+                            put(w.x.bitPattern.littleEndian)
+                            put(w.y.bitPattern.littleEndian)
+                            put(w.z.bitPattern.littleEndian)
+                        } else {
+                            let w = positions.origin == .zero ? p : SIMD3<Float>(positions.world(p))
+                            put(w.x.bitPattern.littleEndian)
+                            put(w.y.bitPattern.littleEndian)
+                            put(w.z.bitPattern.littleEndian)
+                        }
                         put(PLYWriter.quantize(colour.x))
                         put(PLYWriter.quantize(colour.y))
                         put(PLYWriter.quantize(colour.z))

@@ -98,7 +98,7 @@ public struct PaintResult: Sendable {
         if let store { return store.sortedVoxels(provenance: provenance) }
         guard let (voxels, contents) = storeVoxels, let size = cloud.voxelSize else { return nil }
         let info = StoreInfo(voxelSize: size, policy: .mean, provenance: provenance, voxelCount: 0, sampleCount: 0,
-                             rejectedCount: 0, keyBounds: nil, contents: contents)
+                             rejectedCount: 0, keyBounds: nil, contents: contents, origin: cloud.origin)
         return StoredVoxelArray(voxels, info: info)
     }
 
@@ -136,13 +136,20 @@ public struct PaintResult: Sendable {
     /// name PointPaint, the voxel size, the source and `comments`.
     /// - Complexity: O(vertices).
     public func plyFile(encoding: PLYEncoding = .binaryLittleEndian, wideColor: PLYWideColor = .auto,
-                        source: String? = nil, comments: [String] = [], qualityProperties: Bool = false) -> PLYFile {
+                        source: String? = nil, comments: [String] = [], qualityProperties: Bool = false,
+                        positionType: PLYPositionType = .auto) -> PLYFile {
         let c = cloud
         let painted = painted, colourSD = colourSD
+        let layout = PLYWriter(positionType: positionType).positionLayout(c)
+        func axis(_ k: Int) -> PLYColumn {
+            if layout.double { return .float64(c.positions.map { layout.world($0)[k] }) }
+            if c.origin == .zero { return .float32(c.positions.map { $0[k] }) }
+            return .float32(c.positions.map { Float(layout.world($0)[k]) })
+        }
         var properties = [
-            PLYProperty(name: "x", values: .float32(c.positions.map(\.x))),
-            PLYProperty(name: "y", values: .float32(c.positions.map(\.y))),
-            PLYProperty(name: "z", values: .float32(c.positions.map(\.z))),
+            PLYProperty(name: "x", values: axis(0)),
+            PLYProperty(name: "y", values: axis(1)),
+            PLYProperty(name: "z", values: axis(2)),
             PLYProperty(name: "red", values: .uint8(c.colors.map { PLYWriter.quantize($0.x) })),
             PLYProperty(name: "green", values: .uint8(c.colors.map { PLYWriter.quantize($0.y) })),
             PLYProperty(name: "blue", values: .uint8(c.colors.map { PLYWriter.quantize($0.z) })),
@@ -181,6 +188,8 @@ public struct PaintResult: Sendable {
 /// points in cloud order. The arrays `PaintResult` shows are built on first use and kept
 /// (immutable, under a lock), so reading `cloud` repeatedly costs one build.
 final class PointVertices: @unchecked Sendable {
+    /// Where `positions` are measured from (`VoxelCloud.origin`).
+    let origin: SIMD3<Double>
     /// The cloud's positions, one a point.
     let positions: [SIMD3<Float>]
     /// Three channels a point.
@@ -202,8 +211,9 @@ final class PointVertices: @unchecked Sendable {
     /// The built arrays, once asked for.
     private var built: (cloud: VoxelCloud, painted: [Bool], spread: [Float]?)?
 
-    init(positions: [SIMD3<Float>], colours: [Float], views: [UInt32], spread: [Float]?, keep: Bool, ownColours: Bool,
-         seen: Int, wide: Bool) {
+    init(origin: SIMD3<Double>, positions: [SIMD3<Float>], colours: [Float], views: [UInt32], spread: [Float]?, keep: Bool,
+         ownColours: Bool, seen: Int, wide: Bool) {
+        self.origin = origin
         self.positions = positions
         self.colours = colours
         self.views = views
@@ -252,7 +262,7 @@ final class PointVertices: @unchecked Sendable {
                 painted.append(isPainted(i))
                 if let spread { spreads!.append(spread[i]) }
             }
-            let arrays = (VoxelCloud(voxelSize: nil, positions: positions, colors: colors, counts: counts), painted, spreads)
+            let arrays = (VoxelCloud(voxelSize: nil, origin: origin, positions: positions, colors: colors, counts: counts), painted, spreads)
             built = arrays
             return arrays
         }

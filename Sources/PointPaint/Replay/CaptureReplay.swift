@@ -130,14 +130,20 @@ public struct CaptureReplay: Sendable {
     public init(source: any CaptureSource, options: Options = Options()) throws {
         self.source = source
         self.options = options
-        pass = try FramePass(source: source, options: options.pass, shard: options.shard, grade: options.grade, verb: "replay")
+        let origin = try Self.origin(of: source)
+        self.origin = origin
+        pass = try FramePass(source: source, options: options.pass, shard: options.shard, grade: options.grade, origin: origin,
+                             verb: "replay")
         if options.points == .cloud {
             guard let file = source.cloudFile else {
                 throw PointPaintError(.missing, file: source.path,
                                       "expected the recording's own point cloud to replay, but this \(source.format.displayName) recording has none")
             }
             let bytes = try FileBytes.read(file, expected: "the recording's point cloud (PLY)")
-            let points = try PLYFeaturePoints.parse(bytes, file: file)
+            var points = try PLYFeaturePoints.parse(bytes, file: file)
+            if origin != .zero {
+                for i in points.indices { points[i].position = SIMD3<Float>(SIMD3<Double>(points[i].position) - origin) }
+            }
             let positions = points.map(\.position)
             cloud = points
             cloudProjection = positions.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
@@ -146,6 +152,24 @@ public struct CaptureReplay: Sendable {
             cloud = nil
             cloudProjection = nil
         }
+    }
+
+    /// Where the replay's points are measured from, in whole metres (`WorldOrigin`): zero for a
+    /// capture near the world origin, else the rounded centre of all its frames' camera
+    /// positions, the same for every shard. Its store must have this origin
+    /// (`SceneStore.origin`).
+    public let origin: SIMD3<Double>
+
+    /// The origin of `source`'s points: `WorldOrigin.choose` over every frame's camera position
+    /// (frames whose pose cannot be read are left out: their error comes in its place).
+    /// - Throws: `.outOfRange` for a camera past `WorldOrigin.maxCoordinate`.
+    static func origin(of source: any CaptureSource) throws -> SIMD3<Double> {
+        var bounds: WorldBounds?
+        for i in 0 ..< source.frameCount {
+            guard let p = try? source.frameInfo(at: i).camera.position, p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
+            if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
+        }
+        return try bounds?.origin(file: source.path) ?? .zero
     }
 
     /// The frame indices `options.pass.frames` and `options.pass.every` select, in order, before

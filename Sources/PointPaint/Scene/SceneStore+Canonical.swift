@@ -12,7 +12,7 @@ extension SceneStore {
     public func canonicalCloud() -> VoxelCloud {
         // Reading a source in memory cannot fail.
         (try? sortedVoxels(provenance: StoreProvenance(kind: .points)).readCloud())
-            ?? VoxelCloud(voxelSize: voxelSize, positions: [], colors: [], counts: [])
+            ?? VoxelCloud(voxelSize: voxelSize, origin: origin, positions: [], colors: [], counts: [])
     }
 
     /// The store's exact voxels in Morton order, chunk by chunk, described as coming from
@@ -34,7 +34,7 @@ extension SceneStore {
             if bounds == nil { bounds = StoreInfo.KeyBounds(key) } else { bounds!.include(key) }
         }
         return StoreInfo(voxelSize: voxelSize, policy: policy, provenance: provenance, voxelCount: count,
-                         sampleCount: sampleCount, rejectedCount: rejectedCount, keyBounds: bounds)
+                         sampleCount: sampleCount, rejectedCount: rejectedCount, keyBounds: bounds, origin: origin)
     }
 
     /// Record indices in Morton order of their keys: an LSD radix sort of (code, index) pairs,

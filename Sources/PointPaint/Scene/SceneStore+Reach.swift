@@ -20,19 +20,21 @@ extension SceneStore {
     /// when given; nil when every finite sample so far was held.
     public func unheldError(file: String? = nil, place: PointPaintError.Place? = nil) -> PointPaintError? {
         guard let first = unheld.first else { return nil }
-        return Self.unheldError(first, count: unheld.count, voxelSize: voxelSize, file: file, place: place)
+        return Self.unheldError(first, count: unheld.count, voxelSize: voxelSize, origin: origin, file: file, place: place)
     }
 
-    /// The error for `count` finite points, the first `point`, that lie past the reach of keys
-    /// of `voxelSize`.
-    public static func unheldError(_ point: SIMD3<Float>, count: Int, voxelSize: Float, file: String? = nil,
-                                   place: PointPaintError.Place? = nil) -> PointPaintError {
+    /// The error for `count` finite points, the first `point` (an offset from `origin`), that
+    /// lie past the reach of keys of `voxelSize`; the message gives world coordinates.
+    public static func unheldError(_ point: SIMD3<Float>, count: Int, voxelSize: Float, origin: SIMD3<Double> = .zero,
+                                   file: String? = nil, place: PointPaintError.Place? = nil) -> PointPaintError {
         let others = count > 1 ? " (and \(count - 1) more)" : ""
-        let text = [point.x, point.y, point.z].map { String(format: "%.3f", Double($0)) }.joined(separator: ", ")
+        let world = origin + SIMD3<Double>(point)
+        let text = [world.x, world.y, world.z].map { String(format: "%.3f", $0) }.joined(separator: ", ")
+        let from = origin == .zero ? "the origin" : "the grid's origin " + StoreInfo.describe(origin)
         return PointPaintError(.outOfRange, file: file, place: place,
                                "point (\(text))\(others) lies past the voxel grid's reach: at "
                                + metres(Double(voxelSize.description) ?? Double(voxelSize)) + " voxels a cell must lie within ±"
-                               + metres(reach(voxelSize: voxelSize)) + " (2^20 cells) of the origin on each axis")
+                               + metres(reach(voxelSize: voxelSize)) + " (2^20 cells) of \(from) on each axis")
     }
 
     /// The finite points of `points` past the reach of keys of `voxelSize`: how many, and the

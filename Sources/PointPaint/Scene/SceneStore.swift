@@ -51,6 +51,11 @@ public struct SceneStore: Sendable {
     public let voxelSize: Float
     /// How samples in one voxel combine.
     public let policy: AccumulationPolicy
+    /// Where the grid's positions are measured from, in whole metres (`WorldOrigin`): points
+    /// are added as offsets from it, a key is the cell `floor(offset / voxelSize)`, and a
+    /// voxel's world centre is `origin + centre`. Stores merge only with stores of the same
+    /// origin.
+    public let origin: SIMD3<Double>
     /// Samples dropped because their position was not finite or lay outside the key range, or
     /// because their voxel already held `maxSamplesPerVoxel`.
     public private(set) var rejectedCount: Int = 0
@@ -71,10 +76,14 @@ public struct SceneStore: Sendable {
     @usableFromInline var storage: Storage
 
     /// Creates an empty store; `voxelSize` must be positive and finite.
-    /// `expectedVoxels` pre-sizes the tables.
-    public init(voxelSize: Float, policy: AccumulationPolicy = .mean, expectedVoxels: Int = 0) {
+    /// `expectedVoxels` pre-sizes the tables; `origin` (whole metres) is where the points
+    /// added are measured from.
+    public init(voxelSize: Float, policy: AccumulationPolicy = .mean, expectedVoxels: Int = 0, origin: SIMD3<Double> = .zero) {
         precondition(voxelSize > 0 && voxelSize.isFinite, "voxel size must be positive and finite")
+        precondition(origin == origin.rounded(.towardZero) && max(-origin.min(), origin.max()) <= WorldOrigin.maxCoordinate,
+                     "a store's origin is a whole number of metres within ±(2^31 − 1)")
         self.voxelSize = voxelSize
+        self.origin = origin
         self.policy = policy
         self.storage = Storage(expectedVoxels: expectedVoxels)
     }
@@ -164,6 +173,7 @@ public struct SceneStore: Sendable {
     public mutating func merge(_ other: SceneStore) {
         precondition(other.voxelSize == voxelSize, "merging stores with different voxel sizes")
         precondition(other.policy == policy, "merging stores with different accumulation policies")
+        precondition(other.origin == origin, "merging stores with different origins")
         rejectedCount += other.rejectedCount
         sampleCount += other.sampleCount
         unheld = (unheld.count + other.unheld.count, unheld.first ?? other.unheld.first)
@@ -224,7 +234,7 @@ public struct SceneStore: Sendable {
         let n = count - start
         let size = voxelSize
         let policy = policy
-        guard n > 0 else { return VoxelCloud(voxelSize: size, positions: [], colors: [], counts: []) }
+        guard n > 0 else { return VoxelCloud(voxelSize: size, origin: origin, positions: [], colors: [], counts: []) }
         let records = SendablePointer(storage.records + start)
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = []
         positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { p, pn in
@@ -247,7 +257,7 @@ public struct SceneStore: Sendable {
             }
             pn = n
         }
-        return VoxelCloud(voxelSize: size, positions: positions, colors: colors, counts: counts)
+        return VoxelCloud(voxelSize: size, origin: origin, positions: positions, colors: colors, counts: counts)
     }
 
     // MARK: helpers

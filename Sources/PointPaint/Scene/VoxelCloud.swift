@@ -4,7 +4,11 @@ public struct VoxelCloud: Sendable, Equatable {
     /// Edge length of a voxel in world units (metres), or nil when the cloud is plain points and
     /// the size is unknown.
     public var voxelSize: Float?
-    /// Voxel centres (or point positions), world space.
+    /// Where `positions` are measured from, in whole metres: zero for data near the world
+    /// origin, the data's rounded centre for map coordinates (`WorldOrigin`).
+    public var origin: SIMD3<Double>
+    /// Voxel centres (or point positions) as offsets from `origin`: the world position of point
+    /// `i` is `origin + Double(positions[i])` (`worldPosition(_:)`).
     public var positions: [SIMD3<Float>]
     /// Gamma-encoded extended sRGB (sRGB primaries and transfer, unclamped: wide-colour values
     /// may lie outside 0…1).
@@ -18,10 +22,13 @@ public struct VoxelCloud: Sendable, Equatable {
     public var colourSD: [Float]?
 
     /// Creates a cloud; the arrays must have the same length. `counts` defaults to all ones.
-    public init(voxelSize: Float?, positions: [SIMD3<Float>], colors: [SIMD3<Float>], counts: [UInt32]? = nil,
-                colourSD: [Float]? = nil) {
+    /// `origin` must hold whole numbers of metres.
+    public init(voxelSize: Float?, origin: SIMD3<Double> = .zero, positions: [SIMD3<Float>], colors: [SIMD3<Float>],
+                counts: [UInt32]? = nil, colourSD: [Float]? = nil) {
         precondition(positions.count == colors.count, "positions and colours differ in length")
+        precondition(origin == origin.rounded(.towardZero), "a cloud's origin is a whole number of metres")
         self.voxelSize = voxelSize
+        self.origin = origin
         self.positions = positions
         self.colors = colors
         self.counts = counts ?? Array(repeating: 1, count: positions.count)
@@ -36,7 +43,17 @@ public struct VoxelCloud: Sendable, Equatable {
     /// Number of voxels.
     public var count: Int { positions.count }
 
-    /// Axis-aligned bounds of the finite positions, or nil when there are none.
+    /// The world position of point `i`: `origin + Double(positions[i])`.
+    public func worldPosition(_ i: Int) -> SIMD3<Double> { origin + SIMD3<Double>(positions[i]) }
+
+    /// Axis-aligned bounds of the finite positions in world coordinates, or nil when there are
+    /// none.
+    public var worldBounds: (min: SIMD3<Double>, max: SIMD3<Double>)? {
+        bounds.map { (origin + SIMD3<Double>($0.min), origin + SIMD3<Double>($0.max)) }
+    }
+
+    /// Axis-aligned bounds of the finite positions (offsets from `origin`), or nil when there are
+    /// none.
     public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)? { VoxelCloud.finiteBounds(positions) }
 
     /// Axis-aligned bounds of the points whose coordinates are all finite (a NaN or infinite

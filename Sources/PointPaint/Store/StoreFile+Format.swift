@@ -1,6 +1,8 @@
-/// The `.ppstore` format, versions 1 and 2: a store's exact voxels in Morton order, in
+/// The `.ppstore` format, versions 1 to 3: a store's exact voxels in Morton order, in
 /// checksummed chunks, with an index of the chunks at the end. All numbers are little-endian.
 /// Version 2 differs only where it says so: its records may be longer (`StoreContents`).
+/// Version 3 is version 2 with the grid's origin (`SceneStore.origin`); it is written only for
+/// a store whose origin is not zero, so stores near the world origin keep their bytes.
 ///
 /// ```
 /// header   0  8  magic 89 50 50 53 0D 0A 1A 0A ("\x89PPS\r\n\x1A\n": a text-mode copy breaks it)
@@ -14,7 +16,7 @@
 ///         72  i32 × 3 smallest cell      84 i32 × 3 greatest cell (zeros when empty)
 ///         96  u32 chunk capacity (voxels a chunk at most, 1 … 65536)
 ///        100  u32 source length          104 u32 grade length (0xFFFFFFFF: none; each ≤ 64 KiB)
-///        108  20 zero bytes
+///        108  version 3: i32 × 3 origin in whole metres, then 8 zero bytes; before: 20 zero bytes
 ///        128  source (UTF-8), grade (UTF-8), then u32 CRC-32C of every header byte before it
 /// chunk    0  "PPCK"   4 u32 voxels n (1 … capacity)   8 u64 first code   16 u64 last code
 ///         24  u32 CRC-32C of the payload                28 u32 CRC-32C of bytes 0 ..< 28
@@ -36,8 +38,8 @@ enum StoreFileFormat {
     /// The file's first 8 bytes.
     static let magic: [UInt8] = [0x89, 0x50, 0x50, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The newest version this build reads (it writes version 1 for plain stores, 2 for others:
-    /// `StoreContents.formatVersion`).
-    static let version: UInt32 = 2
+    /// `StoreContents.formatVersion`; 3 when the origin is not zero).
+    static let version: UInt32 = 3
     /// Bytes of the header before its strings.
     static let fixedHeaderBytes = 128
     /// Bytes of a chunk's header.
@@ -114,7 +116,7 @@ enum StoreFileFormat {
         func encoded() -> [UInt8] {
             var out = LittleEndianBytes()
             out.append(StoreFileFormat.magic)
-            out.u32(info.contents.formatVersion)
+            out.u32(info.origin == .zero ? info.contents.formatVersion : 3)
             out.u32(UInt32(byteCount))
             out.u32(info.voxelSize.bitPattern)
             out.u8(StoreFileFormat.code(info.policy))
@@ -130,7 +132,12 @@ enum StoreFileFormat {
             let source = info.provenance.source.map { Array($0.utf8) }, grade = info.provenance.grade.map { Array($0.utf8) }
             out.u32(source.map { UInt32($0.count) } ?? StoreFileFormat.absent)
             out.u32(grade.map { UInt32($0.count) } ?? StoreFileFormat.absent)
-            out.append([UInt8](repeating: 0, count: 20))
+            if info.origin == .zero {
+                out.append([UInt8](repeating: 0, count: 20))
+            } else {
+                for i in 0 ..< 3 { out.u32(UInt32(bitPattern: Int32(info.origin[i]))) }
+                out.append([UInt8](repeating: 0, count: 8))
+            }
             assert(out.bytes.count == StoreFileFormat.fixedHeaderBytes)
             out.append(source ?? [])
             out.append(grade ?? [])
@@ -222,8 +229,11 @@ enum StoreFileFormat {
             let base = StoreFileFormat.fixedHeaderBytes
             let provenance = StoreProvenance(kind: kind, source: string(base, sourceLength),
                                              grade: string(base + length(sourceLength), gradeLength), frameCount: numbers[3])
+            // Versions 1 and 2 have no origin: their grids start at the world origin.
+            let origin = version >= 3 ? SIMD3<Double>(cell(108)) : .zero
             let info = StoreInfo(voxelSize: size, policy: policy, colorSpace: space, provenance: provenance, voxelCount: numbers[0],
-                                 sampleCount: numbers[1], rejectedCount: numbers[2], keyBounds: bounds, contents: contents)
+                                 sampleCount: numbers[1], rejectedCount: numbers[2], keyBounds: bounds, contents: contents,
+                                 origin: origin)
             return Header(info: info, chunkCount: numbers[4], indexOffset: numbers[5], chunkCapacity: capacity)
         }
     }

@@ -20,12 +20,15 @@ public struct StoreInfo: Sendable, Equatable {
     public var keyBounds: KeyBounds?
     /// What each voxel keeps beyond its sums, count and frames: weight sums, the spread.
     public var contents: StoreContents
+    /// Where the grid's positions are measured from, in whole metres (`SceneStore.origin`).
+    public var origin: SIMD3<Double>
 
     /// Creates a description.
     public init(voxelSize: Float, policy: AccumulationPolicy, colorSpace: StoreColorSpace = .linearExtendedSRGB,
                 provenance: StoreProvenance, voxelCount: Int, sampleCount: Int, rejectedCount: Int, keyBounds: KeyBounds?,
-                contents: StoreContents = []) {
+                contents: StoreContents = [], origin: SIMD3<Double> = .zero) {
         self.contents = contents
+        self.origin = origin
         self.voxelSize = voxelSize
         self.policy = policy
         self.colorSpace = colorSpace
@@ -76,11 +79,19 @@ public struct StoreInfo: Sendable, Equatable {
         }
     }
 
+    /// `(500000, 5400000, 0) m`: an origin as messages show it.
+    static func describe(_ origin: SIMD3<Double>) -> String {
+        "(" + [origin.x, origin.y, origin.z].map { String(format: "%.0f", $0) }.joined(separator: ", ") + ") m"
+    }
+
     /// Why a store described by `other` cannot be merged with this one, or nil when it can:
-    /// the voxel size, accumulation policy, colour space and grade must all be the same.
+    /// the voxel size, origin, accumulation policy, colour space and grade must all be the same.
     public func mergeConflict(with other: StoreInfo) -> (part: String, message: String)? {
         if other.voxelSize.bitPattern != voxelSize.bitPattern {
             return ("voxel size", "expected voxel size \(voxelSize) like the first store, found \(other.voxelSize): stores of different grids cannot be merged")
+        }
+        if other.origin != origin {
+            return ("origin", "expected the grid's origin \(Self.describe(origin)) like the first store, found \(Self.describe(other.origin)): stores of different origins have different cells")
         }
         if other.policy != policy {
             return ("policy", "expected '\(policy.rawValue)' accumulation like the first store, found '\(other.policy.rawValue)'")

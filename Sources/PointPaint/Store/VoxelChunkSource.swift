@@ -40,7 +40,7 @@ extension VoxelChunkSource {
             counts.append(contentsOf: voxels.lazy.map(\.count))
             if spread { spreads.append(contentsOf: voxels.lazy.map(\.colourSD)) }
         }
-        return VoxelCloud(voxelSize: info.voxelSize, positions: positions, colors: colors, counts: counts,
+        return VoxelCloud(voxelSize: info.voxelSize, origin: info.origin, positions: positions, colors: colors, counts: counts,
                           colourSD: spread ? spreads : nil)
     }
 }

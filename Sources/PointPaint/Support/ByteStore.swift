@@ -34,4 +34,7 @@ package struct ByteStore {
 
     /// Stores a float's bits.
     @inline(__always) package mutating func float(_ v: Float) { store(v.bitPattern) }
+
+    /// Stores a double's bits.
+    @inline(__always) package mutating func double(_ v: Double) { store(v.bitPattern) }
 }

@@ -144,7 +144,7 @@ final class ViewerSession {
     nonisolated static func finitePart(of cloud: VoxelCloud) -> VoxelCloud {
         guard !cloud.positions.allSatisfy({ $0.hasFiniteCoordinates }) else { return cloud }
         let keep = cloud.positions.indices.filter { cloud.positions[$0].hasFiniteCoordinates }
-        return VoxelCloud(voxelSize: cloud.voxelSize, positions: keep.map { cloud.positions[$0] },
+        return VoxelCloud(voxelSize: cloud.voxelSize, origin: cloud.origin, positions: keep.map { cloud.positions[$0] },
                           colors: keep.map { cloud.colors[$0] }, counts: keep.map { cloud.counts[$0] },
                           colourSD: cloud.colourSD.map { spread in keep.map { spread[$0] } })
     }

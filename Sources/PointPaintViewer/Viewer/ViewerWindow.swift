@@ -239,7 +239,8 @@ final class ViewerWindow {
             return
         }
         let cloud = session.cloud
-        let p = cloud.positions[i], c = cloud.colors[i]
+        // World coordinates: a cloud in map coordinates shows its eastings and northings.
+        let p = cloud.worldPosition(i), c = cloud.colors[i]
         let rgb8 = ColorMath.bytes(c)
         let hex = String(format: "#%02X%02X%02X", rgb8.x, rgb8.y, rgb8.z)
         let outside = [c.x, c.y, c.z].contains { $0 < 0 || $0 > 1 } ? " (outside sRGB)" : ""

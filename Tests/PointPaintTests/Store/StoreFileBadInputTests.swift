@@ -72,10 +72,10 @@ struct StoreFileBadInputTests {
         let dir = TemporaryDirectory()
         let (_, bytes) = try smallFile(dir)
         var newer = bytes
-        newer[8] = 3
+        newer[8] = 4
         let error = try failure(StoreFixtures.resealed(newer), dir)
         #expect(error.kind == .unsupported && error.place == .part("header"))
-        #expect(error.message.contains("version 3 is newer than this build reads (2)"))
+        #expect(error.message.contains("version 4 is newer than this build reads (3)"))
         let ply = Array("ply\nformat ascii 1.0\nelement vertex 0\nend_header\n".utf8) + [UInt8](repeating: 32, count: 100)
         let notStore = try failure(ply, dir)
         #expect(notStore.kind == .malformed && notStore.place == .part("header"))
