@@ -109,7 +109,8 @@ struct PaintCommand: ParsableCommand {
             // One record a point, in the cloud's order (unseen points without a colour of their
             // own are black: LAS has no 'painted' flag).
             try LASWriter(comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"])
-                .write(positions: result.cloud.positions, origin: result.cloud.origin, colors: result.cloud.colors, to: output,
+                .write(positions: result.cloud.positions, origin: result.cloud.origin, exact: result.cloud.exactPositions,
+                       colors: result.cloud.colors, to: output,
                        source: capture.path)
         case .las, .ppstore:
             // Voxels: the store, in Morton order and exact. Painting a cloud is a replay of the

@@ -171,6 +171,33 @@ import PointPaint
         }
     }
 
+    @Test func paintWritesAWideCloudsPointsWithEveryDigit() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The sample's points at UTM, and two more 4 km away: 8 km wide, where a float offset
+        // from the centre would be off by up to 0.24 mm.
+        let truth = try Self.vertices("Captures/sample/truth.ply")
+        let offset = Self.moves[0]
+        var points = truth.positions.map { $0 + offset }
+        points += [offset + SIMD3(4_000.123456789, 0, 0), offset - SIMD3(4_000.987654321, 0, 0)]
+        let codes = truth.colors.map { SIMD3<UInt8>($0) } + [[1, 2, 3], [4, 5, 6]]
+        try Self.copyCapture("Captures/sample", to: dir + "/cap", movedBy: offset)
+        try Self.writeDoublePLY(points, colors: codes, to: dir + "/wide.ply")
+        let result = try Tool.run(["paint", dir + "/wide.ply", dir + "/cap", "-o", dir + "/painted.ply", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let painted = try Self.vertices(dir + "/painted.ply")
+        #expect(painted.type == "float64")
+        #expect(painted.positions == points, "every point where the file put it, to the last bit")
+        let las = try Tool.run(["paint", dir + "/wide.ply", dir + "/cap", "-o", dir + "/painted.las", "--quiet"])
+        #expect(las.status == 0, "\(las.stderr)")
+        let back = try LASReader.readCloud(path: dir + "/painted.las")
+        let worst = points.indices.map { i in
+            let d = back.worldPosition(i) - points[i]
+            return max(d.x.magnitude, d.y.magnitude, d.z.magnitude)
+        }.max() ?? .infinity
+        #expect(worst <= 0.5e-4 + 1e-9, "LAS keeps every point within half its 0.1 mm step: \(worst)")
+    }
+
     /// Copies the version-1 capture at `source` to `destination` with every camera moved by
     /// `offset` (the translation of each column-major transform) and feature points dropped.
     static func copyCapture(_ source: String, to destination: String, movedBy offset: SIMD3<Double>) throws {

@@ -61,7 +61,9 @@ public enum LASReader {
                 let divisor: Float = eightBit ? 255 : 65535
                 colors = codes.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) / divisor }
             }
-            return VoxelCloud(voxelSize: h.voxelSize, origin: origin, positions: positions, colors: colors)
+            var cloud = VoxelCloud(voxelSize: h.voxelSize, origin: origin, positions: positions, colors: colors)
+            if WorldOrigin.needsExactPositions(bounds, origin: origin) { cloud.exactPositions = (0 ..< n).map(world) }
+            return cloud
         }
     }
 

@@ -18,15 +18,18 @@ extension LASWriter {
     ///
     /// - Complexity: O(points); the records in memory 64K points at a time.
     /// - Throws: `.malformed` when a position is not finite (callers leave those out).
-    package func write(positions: [SIMD3<Float>], origin: SIMD3<Double> = .zero, colors: [SIMD3<Float>], to path: String,
-                       source: String? = nil) throws {
+    /// `exact`, when given, holds the world positions as the file held them (one a point), used
+    /// in place of `origin + offset`.
+    package func write(positions: [SIMD3<Float>], origin: SIMD3<Double> = .zero, exact: [SIMD3<Double>]? = nil,
+                       colors: [SIMD3<Float>], to path: String, source: String? = nil) throws {
+        @inline(__always) func world(_ i: Int) -> SIMD3<Double> { exact?[i] ?? origin + SIMD3<Double>(positions[i]) }
         precondition(positions.count == colors.count, "positions and colours differ in length")
         var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
         for (i, p) in positions.enumerated() {
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
                 throw PointPaintError(.malformed, file: path, place: .element("vertex", i), "expected finite coordinates for LAS, found \(PointPaintError.tuple(p))")
             }
-            let d = origin + SIMD3<Double>(p)
+            let d = world(i)
             low = pointwiseMin(low, d)
             high = pointwiseMax(high, d)
         }
@@ -34,15 +37,15 @@ extension LASWriter {
         let span = (high - low).max()
         let scale = SIMD3<Double>(repeating: Self.pointScale(span: span))
         let offset = low
-        func integer(_ p: SIMD3<Float>) -> SIMD3<Int32> {
-            let q = ((origin + SIMD3<Double>(p) - offset) / scale).rounded(.toNearestOrAwayFromZero)
+        func integer(_ i: Int) -> SIMD3<Int32> {
+            let q = ((world(i) - offset) / scale).rounded(.toNearestOrAwayFromZero)
             return SIMD3(Int32(q.x), Int32(q.y), Int32(q.z))
         }
         // The header's bounds are what a reader computes from the stored integers.
         var minimum = SIMD3<Double>.zero, maximum = SIMD3<Double>.zero
         if !positions.isEmpty {
             var lo = SIMD3<Int32>(repeating: .max), hi = SIMD3<Int32>(repeating: .min)
-            for p in positions { let q = integer(p); lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q) }
+            for i in positions.indices { let q = integer(i); lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q) }
             minimum = SIMD3<Double>(lo) * scale + offset
             maximum = SIMD3<Double>(hi) * scale + offset
         }
@@ -68,7 +71,7 @@ extension LASWriter {
                 buffer.withUnsafeMutableBytes { out in
                     for i in start ..< end {
                         let o = (i - start) * Self.recordLength
-                        LASWriter.encodeRecord(integer(positions[i]), color: colors[i], into: out, at: o)
+                        LASWriter.encodeRecord(integer(i), color: colors[i], into: out, at: o)
                     }
                 }
                 try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[..<((end - start) * Self.recordLength)])) }

@@ -153,6 +153,11 @@ package struct PLYCloudLayout: Sendable, Equatable {
         }
     }
 
+    /// The positions of `records` as the file holds them, exactly.
+    package func worldPositions(_ records: ByteCursor.Records) -> [SIMD3<Double>] {
+        (0 ..< records.count).map { world(records, $0) }
+    }
+
     /// The position of record `i` as the file holds it, exactly.
     @inline(__always)
     private func world(_ records: ByteCursor.Records, _ i: Int) -> SIMD3<Double> {

@@ -53,6 +53,8 @@ extension PLYFile {
             if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
         }
         let origin = try bounds?.origin(file: file) ?? .zero
+        let exact = WorldOrigin.needsExactPositions(bounds, origin: origin)
+            ? (0 ..< n).map { SIMD3(axes[0][$0], axes[1][$0], axes[2][$0]) } : nil
         let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { buffer, initialized in
             for i in 0 ..< n { buffer[i] = SIMD3<Float>(SIMD3(axes[0][i], axes[1][i], axes[2][i]) - origin) }
             initialized = n
@@ -69,7 +71,9 @@ extension PLYFile {
         }
         if let boxes = try boxVoxels(positions: positions, origin: origin, colors: colors, file: file) { return boxes }
         let (counts, spread) = qualityColumns(vertex)
-        return VoxelCloud(voxelSize: voxelSize, origin: origin, positions: positions, colors: colors, counts: counts, colourSD: spread)
+        var cloud = VoxelCloud(voxelSize: voxelSize, origin: origin, positions: positions, colors: colors, counts: counts, colourSD: spread)
+        cloud.exactPositions = exact
+        return cloud
     }
 
     /// The names of the per-vertex quality properties `pointpaint paint --quality-properties`
@@ -192,9 +196,11 @@ extension PLYReader {
     static func directCloud(_ header: PLYFile, _ data: ByteCursor, file: String) throws -> VoxelCloud? {
         guard let layout = PLYCloudLayout(header, dataBytes: data.remaining) else { return nil }
         let records = layout.records(in: data)
-        let origin = try layout.worldBounds(records)?.origin(file: file) ?? .zero
-        return VoxelCloud(voxelSize: header.voxelSize, origin: origin, positions: layout.positions(records, origin: origin),
-                          colors: layout.colors(records),
-                          counts: layout.counts(records), colourSD: layout.colourSDs(records))
+        let bounds = layout.worldBounds(records)
+        let origin = try bounds?.origin(file: file) ?? .zero
+        var cloud = VoxelCloud(voxelSize: header.voxelSize, origin: origin, positions: layout.positions(records, origin: origin),
+                               colors: layout.colors(records), counts: layout.counts(records), colourSD: layout.colourSDs(records))
+        if WorldOrigin.needsExactPositions(bounds, origin: origin) { cloud.exactPositions = layout.worldPositions(records) }
+        return cloud
     }
 }

@@ -216,7 +216,7 @@ struct PaintAccumulator {
             }
             initialized = 3 * n
         }
-        let points = PointVertices(origin: cloud.origin, positions: cloud.positions, colours: colours, views: views, spread: spread, keep: keep,
+        let points = PointVertices(origin: cloud.origin, positions: cloud.positions, exact: cloud.exactPositions, colours: colours, views: views, spread: spread, keep: keep,
                                    ownColours: cloud.hasColors, seen: seen, wide: (outside.x | outside.y | outside.z) < 0)
         return PaintResult(points: points, statistics: statistics)
     }

@@ -14,6 +14,10 @@ public struct PaintCloud: Sendable {
     /// Positions of the finite points as offsets from `origin`, in file order (non-finite points
     /// left out).
     public let positions: [SIMD3<Float>]
+    /// The finite points' world positions as the file held them, when the offsets lose more than
+    /// 0.1 mm (`VoxelCloud.exactPositions`); nil otherwise. The painted points are written at
+    /// them.
+    public let exactPositions: [SIMD3<Double>]?
     /// Their own colours, gamma-encoded extended sRGB, when the file has colour; nil otherwise.
     /// Built from the stored form on each read: use `color(at:)` and `hasColors` for one point.
     public var colors: [SIMD3<Float>]? {
@@ -33,9 +37,11 @@ public struct PaintCloud: Sendable {
     /// Wraps points built in memory; non-finite points are left out (and counted).
     /// - Throws: `.missing` when no finite point remains; `.tooLarge` past `maximumPoints`.
     /// `positions` are offsets from `origin` (whole metres).
+    /// `exactPositions`, when given, are the world positions, one a point.
     public init(path: String, positions: [SIMD3<Float>], colors: [SIMD3<Float>]?, voxelSize: Float? = nil,
-                origin: SIMD3<Double> = .zero) throws {
+                origin: SIMD3<Double> = .zero, exactPositions: [SIMD3<Double>]? = nil) throws {
         precondition(colors.map { $0.count == positions.count } ?? true, "positions and colours differ in length")
+        precondition(exactPositions.map { $0.count == positions.count } ?? true, "positions and exact positions differ in length")
         self.path = path
         self.origin = origin
         self.voxelSize = voxelSize
@@ -45,18 +51,22 @@ public struct PaintCloud: Sendable {
         let finite = positions.allSatisfy(\.isFinite)
         if finite {
             self.positions = positions
+            self.exactPositions = exactPositions
             ownColors = OwnColors(colors)
             nonFinite = 0
         } else {
             var kept: [SIMD3<Float>] = []
             var keptColors: [SIMD3<Float>] = []
+            var keptExact: [SIMD3<Double>] = []
             kept.reserveCapacity(positions.count)
             for i in positions.indices where positions[i].isFinite {
                 kept.append(positions[i])
                 if let colors { keptColors.append(colors[i]) }
+                if let exactPositions { keptExact.append(exactPositions[i]) }
             }
             nonFinite = positions.count - kept.count
             self.positions = kept
+            self.exactPositions = exactPositions == nil ? nil : keptExact
             ownColors = OwnColors(colors == nil ? nil : keptColors)
         }
         guard !self.positions.isEmpty else {
@@ -80,7 +90,7 @@ public struct PaintCloud: Sendable {
         }
         let cloud = las ? try LASReader.readCloud(path: path) : try PLYReader.readCloud(path: path)
         return try PaintCloud(path: path, positions: cloud.positions, colors: hasColor ? cloud.colors : nil, voxelSize: cloud.voxelSize,
-                              origin: cloud.origin)
+                              origin: cloud.origin, exactPositions: cloud.exactPositions)
     }
 
     /// The most points a cloud may hold: observations name points by 32-bit index.

@@ -74,13 +74,14 @@ extension PaintResult {
                     }
                     for i in start ..< end where records.includes(i) {
                         let p = records.position(i), colour = records.colour(i)
+                        let exact = records.exactPosition(i)
                         if positions.double {
-                            let w = positions.world(p)
+                            let w = exact ?? positions.world(p)
                             put(w.x.bitPattern.littleEndian)
                             put(w.y.bitPattern.littleEndian)
                             put(w.z.bitPattern.littleEndian)
                         } else {
-                            let w = positions.origin == .zero ? p : SIMD3<Float>(positions.world(p))
+                            let w = positions.origin == .zero && exact == nil ? p : SIMD3<Float>(exact ?? positions.world(p))
                             put(w.x.bitPattern.littleEndian)
                             put(w.y.bitPattern.littleEndian)
                             put(w.z.bitPattern.littleEndian)
@@ -117,6 +118,8 @@ protocol PaintVertexRecords {
     var hasSpread: Bool { get }
     func includes(_ i: Int) -> Bool
     func position(_ i: Int) -> SIMD3<Float>
+    /// The world position as the file held it, when kept (`VoxelCloud.exactPositions`).
+    func exactPosition(_ i: Int) -> SIMD3<Double>?
     func colour(_ i: Int) -> SIMD3<Float>
     func isPainted(_ i: Int) -> Bool
     func viewCount(_ i: Int) -> UInt32
@@ -140,6 +143,7 @@ private struct BuiltRecords: PaintVertexRecords {
     var hasSpread: Bool { spreads != nil }
     @inline(__always) func includes(_ i: Int) -> Bool { true }
     @inline(__always) func position(_ i: Int) -> SIMD3<Float> { cloud.positions[i] }
+    @inline(__always) func exactPosition(_ i: Int) -> SIMD3<Double>? { cloud.exactPositions?[i] }
     @inline(__always) func colour(_ i: Int) -> SIMD3<Float> { cloud.colors[i] }
     @inline(__always) func isPainted(_ i: Int) -> Bool { painted[i] }
     @inline(__always) func viewCount(_ i: Int) -> UInt32 { cloud.counts[i] }
@@ -152,6 +156,7 @@ extension PointVertices: PaintVertexRecords {
     var vertexCount: Int { count }
     var hasSpread: Bool { spread != nil }
     @inline(__always) func position(_ i: Int) -> SIMD3<Float> { positions[i] }
+    @inline(__always) func exactPosition(_ i: Int) -> SIMD3<Double>? { exact?[i] }
     @inline(__always) func viewCount(_ i: Int) -> UInt32 { views[i] }
     @inline(__always) func spreadValue(_ i: Int) -> Float { spread![i] }
 }

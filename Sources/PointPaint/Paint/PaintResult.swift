@@ -142,9 +142,9 @@ public struct PaintResult: Sendable {
         let painted = painted, colourSD = colourSD
         let layout = PLYWriter(positionType: positionType).positionLayout(c)
         func axis(_ k: Int) -> PLYColumn {
-            if layout.double { return .float64(c.positions.map { layout.world($0)[k] }) }
-            if c.origin == .zero { return .float32(c.positions.map { $0[k] }) }
-            return .float32(c.positions.map { Float(layout.world($0)[k]) })
+            if layout.double { return .float64(c.positions.indices.map { c.worldPosition($0)[k] }) }
+            if c.origin == .zero, c.exactPositions == nil { return .float32(c.positions.map { $0[k] }) }
+            return .float32(c.positions.indices.map { Float(c.worldPosition($0)[k]) })
         }
         var properties = [
             PLYProperty(name: "x", values: axis(0)),
@@ -192,6 +192,8 @@ final class PointVertices: @unchecked Sendable {
     let origin: SIMD3<Double>
     /// The cloud's positions, one a point.
     let positions: [SIMD3<Float>]
+    /// Their world positions as the file held them, when kept (`PaintCloud.exactPositions`).
+    let exact: [SIMD3<Double>]?
     /// Three channels a point.
     let colours: [Float]
     /// Frames that saw each point.
@@ -211,10 +213,11 @@ final class PointVertices: @unchecked Sendable {
     /// The built arrays, once asked for.
     private var built: (cloud: VoxelCloud, painted: [Bool], spread: [Float]?)?
 
-    init(origin: SIMD3<Double>, positions: [SIMD3<Float>], colours: [Float], views: [UInt32], spread: [Float]?, keep: Bool,
-         ownColours: Bool, seen: Int, wide: Bool) {
+    init(origin: SIMD3<Double>, positions: [SIMD3<Float>], exact: [SIMD3<Double>]? = nil, colours: [Float], views: [UInt32],
+         spread: [Float]?, keep: Bool, ownColours: Bool, seen: Int, wide: Bool) {
         self.origin = origin
         self.positions = positions
+        self.exact = exact
         self.colours = colours
         self.views = views
         self.spread = spread
@@ -251,18 +254,22 @@ final class PointVertices: @unchecked Sendable {
             if let built { return built }
             var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = [], counts: [UInt32] = [], painted: [Bool] = []
             var spreads: [Float]? = spread == nil ? nil : []
+            var exactKept: [SIMD3<Double>]? = exact == nil ? nil : []
             positions.reserveCapacity(count)
             colors.reserveCapacity(count)
             counts.reserveCapacity(count)
             painted.reserveCapacity(count)
             for i in views.indices where includes(i) {
                 positions.append(self.positions[i])
+                if let exact { exactKept!.append(exact[i]) }
                 colors.append(colour(i))
                 counts.append(views[i])
                 painted.append(isPainted(i))
                 if let spread { spreads!.append(spread[i]) }
             }
-            let arrays = (VoxelCloud(voxelSize: nil, origin: origin, positions: positions, colors: colors, counts: counts), painted, spreads)
+            var cloud = VoxelCloud(voxelSize: nil, origin: origin, positions: positions, colors: colors, counts: counts)
+            cloud.exactPositions = exactKept
+            let arrays = (cloud, painted, spreads)
             built = arrays
             return arrays
         }

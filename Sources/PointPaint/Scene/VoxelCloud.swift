@@ -20,6 +20,10 @@ public struct VoxelCloud: Sendable, Equatable {
     /// channel's, as `pointpaint paint --quality-properties` writes it in `colour_sd`), or nil when
     /// the cloud does not carry it.
     public var colourSD: [Float]?
+    /// The world positions exactly as the file held them, one a point, kept only where the
+    /// `Float` offsets lose more than 0.1 mm (`WorldOrigin.needsExactPositions`: a cloud
+    /// spanning more than about 3 km); nil otherwise. Writers of plain points prefer them.
+    public var exactPositions: [SIMD3<Double>]?
 
     /// Creates a cloud; the arrays must have the same length. `counts` defaults to all ones.
     /// `origin` must hold whole numbers of metres.
@@ -33,6 +37,7 @@ public struct VoxelCloud: Sendable, Equatable {
         self.colors = colors
         self.counts = counts ?? Array(repeating: 1, count: positions.count)
         self.colourSD = colourSD
+        self.exactPositions = nil
         precondition(self.counts.count == positions.count, "positions and counts differ in length")
         precondition(colourSD.map { $0.count == positions.count } ?? true, "positions and colour spreads differ in length")
     }
@@ -43,8 +48,9 @@ public struct VoxelCloud: Sendable, Equatable {
     /// Number of voxels.
     public var count: Int { positions.count }
 
-    /// The world position of point `i`: `origin + Double(positions[i])`.
-    public func worldPosition(_ i: Int) -> SIMD3<Double> { origin + SIMD3<Double>(positions[i]) }
+    /// The world position of point `i`: as the file held it when kept (`exactPositions`), else
+    /// `origin + Double(positions[i])`.
+    public func worldPosition(_ i: Int) -> SIMD3<Double> { exactPositions?[i] ?? origin + SIMD3<Double>(positions[i]) }
 
     /// Axis-aligned bounds of the finite positions in world coordinates, or nil when there are
     /// none.

@@ -39,6 +39,17 @@ public enum WorldOrigin {
         }
     }
 
+    /// How far from its origin a `Float` offset keeps 0.1 mm: 0.1 mm · 2²⁴ = 1,677.7 m.
+    public static let exactOffsetLimit = 1e-4 * Double(1 << 24)
+
+    /// Whether data within `bounds`, measured from `origin`, needs its exact world positions
+    /// beside the `Float` offsets: whether some offset lies past `exactOffsetLimit`.
+    public static func needsExactPositions(_ bounds: WorldBounds?, origin: SIMD3<Double>) -> Bool {
+        guard let bounds else { return false }
+        let lo = bounds.min - origin, hi = bounds.max - origin
+        return Swift.max(-lo.min(), lo.max(), -hi.min(), hi.max()) > exactOffsetLimit
+    }
+
     /// The greatest rounding error, in metres, of writing coordinates up to `magnitude` as
     /// `Float`: half the spacing of floats there.
     public static func floatRoundingError(at magnitude: Double) -> Double {
