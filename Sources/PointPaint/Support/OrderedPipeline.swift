@@ -14,7 +14,8 @@ import Foundation
 ///   `next()` that would have returned item *k*, after the items before it; nothing after it is
 ///   handed out, and `input` is not called again.
 /// - `cancel()`, or releasing the pipeline, stops the workers at their next item; `deinit`
-///   waits for them, so nothing outlives the pipeline.
+///   waits for them and then drops `input`, `transform` and what they made, so nothing they
+///   hold outlives the pipeline (not even on a worker thread still unwinding).
 ///
 /// Replay and paint run a capture's frames through one (`FramePass`), frame loading through
 /// another (`CaptureSource.frames(_:threads:)`), and a Stray video's decoder runs ahead through a
@@ -64,8 +65,10 @@ final class OrderedPipeline<Input, Output>: @unchecked Sendable {
     /// Everything the threads share, under `condition`'s lock.
     private final class Core: @unchecked Sendable {
         private let condition = NSCondition()
-        private let input: Pull
-        private let transform: Transform
+        /// The caller's closures; dropped once the workers have ended (`cancelAndWait`), so
+        /// what they hold goes with the pipeline, not with a worker thread still unwinding.
+        private var input: Pull?
+        private var transform: Transform?
         private let window: Int
         /// Items pulled and waiting for a thread to transform them (or the error of pulling
         /// one), by position.
@@ -125,6 +128,10 @@ final class OrderedPipeline<Input, Output>: @unchecked Sendable {
             cancel()
             condition.withLock {
                 while running > 0 { condition.wait() }
+                // No thread is in `step` now (the caller's is releasing the pipeline).
+                input = nil
+                transform = nil
+                results.removeAll()
             }
         }
 
@@ -144,7 +151,7 @@ final class OrderedPipeline<Input, Output>: @unchecked Sendable {
         /// earliest item waiting, or else pulls the next one when the window has room and no
         /// other thread is pulling. False when there was nothing to do.
         private func step() -> Bool {
-            if let item = waiting.removeValue(forKey: started) {
+            if let item = waiting.removeValue(forKey: started), let transform {
                 let position = started
                 started += 1
                 condition.unlock()
@@ -154,7 +161,7 @@ final class OrderedPipeline<Input, Output>: @unchecked Sendable {
                 condition.broadcast()
                 return true
             }
-            guard !pulling, end == nil, !cancelled, pulled - taken < window else { return false }
+            guard !pulling, end == nil, !cancelled, pulled - taken < window, let input else { return false }
             pulling = true
             let position = pulled
             condition.unlock()

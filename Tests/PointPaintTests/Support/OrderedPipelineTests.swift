@@ -74,14 +74,22 @@ import Testing
     @Test("releasing a pipeline part-way stops its workers, which pull no further than the window")
     func releaseStops() throws {
         let ledger = Ledger()
+        /// Held only by the pipeline's closures, so it lives exactly as long as they do.
+        final class Sentinel: Sendable {}
+        weak var watched: Sentinel?
         do {
-            let pipeline = OrderedPipeline<Int, Int>(workers: 3, window: 5, name: "test", input: { ledger.pull() }, transform: { $0 })
+            let sentinel = Sentinel()
+            watched = sentinel
+            let pipeline = OrderedPipeline<Int, Int>(workers: 3, window: 5, name: "test",
+                                                     input: { withExtendedLifetime(sentinel) { ledger.pull() } }, transform: { $0 })
             for expected in 0 ..< 10 {
                 #expect(try pipeline.next() == expected)
                 ledger.take()
             }
         }
-        // deinit stopped the workers: they pulled no further than the window ahead.
+        // deinit stopped the workers and waited for them: nothing holds the closures any more
+        // (a worker still running would), and they pulled no further than the window ahead.
+        #expect(watched == nil, "a worker outlived the pipeline")
         let pulls = ledger.pulls
         #expect(pulls >= 10 && pulls <= 15)
     }
