@@ -122,7 +122,7 @@ struct FramePass: Sendable {
             input: {
                 while rest.isEmpty {
                     guard var frame = try frames.next() else { return nil }
-                    if origin != .zero { frame.measure(from: origin) }
+                    frame.measure(from: origin)
                     current = frame
                     rest = pieces(frame)[...]
                 }
@@ -137,15 +137,23 @@ struct FramePass: Sendable {
 
 extension CaptureFrame {
     /// This frame measured from `origin`: its camera (`Camera.measured(from:)`) and feature
-    /// points; its depth map is the camera's own and stays.
+    /// points; its depth map is the camera's own and stays. Nothing changes for a zero origin.
     mutating func measure(from origin: SIMD3<Double>) {
+        guard origin != .zero else { return }
         camera = camera.measured(from: origin)
-        if let points {
-            self.points = points.map { p in
-                var q = p
-                q.position = SIMD3<Float>(SIMD3<Double>(p.position) - origin)
-                return q
-            }
+        points = points?.measured(from: origin)
+    }
+}
+
+extension [FeaturePoint] {
+    /// These points with their positions measured from `origin` (`VoxelCloud.origin`); the
+    /// points themselves for a zero origin.
+    func measured(from origin: SIMD3<Double>) -> [FeaturePoint] {
+        guard origin != .zero else { return self }
+        return map { p in
+            var q = p
+            q.position = SIMD3<Float>(SIMD3<Double>(p.position) - origin)
+            return q
         }
     }
 }

@@ -37,11 +37,7 @@ public enum LASReader {
             }
             // The points' own bounds (not the header's, which a writer may get wrong) give the
             // origin the offsets are taken from.
-            var bounds: WorldBounds?
-            for i in 0 ..< n {
-                let p = world(i)
-                if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
-            }
+            let bounds = WorldBounds(finite: (0 ..< n).lazy.map(world))
             let origin = try bounds?.origin(file: path) ?? .zero
             let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
                 for i in 0 ..< n { out[i] = SIMD3<Float>(world(i) - origin) }

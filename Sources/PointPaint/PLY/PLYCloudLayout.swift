@@ -169,14 +169,7 @@ package struct PLYCloudLayout: Sendable, Equatable {
     /// when none is finite.
     /// - Complexity: O(records.count).
     package func worldBounds(_ records: ByteCursor.Records) -> WorldBounds? {
-        var bounds: WorldBounds?
-        for i in 0 ..< records.count {
-            let p = world(records, i)
-            // NaN fails every comparison; an infinite coordinate is left out like it.
-            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
-            if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
-        }
-        return bounds
+        WorldBounds(finite: (0 ..< records.count).lazy.map { world(records, $0) })
     }
 
     /// The colours of `records` scaled to 0…1, channel by channel; white when the file has none.

@@ -46,17 +46,12 @@ extension PLYFile {
             axes.append(p.values.doubles())
         }
         let n = vertex.count
-        var bounds: WorldBounds?
-        for i in 0 ..< n {
-            let p = SIMD3(axes[0][i], axes[1][i], axes[2][i])
-            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
-            if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
-        }
+        func world(_ i: Int) -> SIMD3<Double> { SIMD3(axes[0][i], axes[1][i], axes[2][i]) }
+        let bounds = WorldBounds(finite: (0 ..< n).lazy.map(world))
         let origin = try bounds?.origin(file: file) ?? .zero
-        let exact = WorldOrigin.needsExactPositions(bounds, origin: origin)
-            ? (0 ..< n).map { SIMD3(axes[0][$0], axes[1][$0], axes[2][$0]) } : nil
+        let exact = WorldOrigin.needsExactPositions(bounds, origin: origin) ? (0 ..< n).map(world) : nil
         let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { buffer, initialized in
-            for i in 0 ..< n { buffer[i] = SIMD3<Float>(SIMD3(axes[0][i], axes[1][i], axes[2][i]) - origin) }
+            for i in 0 ..< n { buffer[i] = SIMD3<Float>(world(i) - origin) }
             initialized = n
         }
         var colors: [SIMD3<Float>]

@@ -82,8 +82,7 @@ extension PLYReader {
         // A first pass finds the bounds, and so the origin every chunk's offsets are taken from.
         var bounds: WorldBounds?
         try forEachChunk { records in
-            guard let b = layout.worldBounds(records) else { return }
-            if bounds == nil { bounds = b } else { bounds!.include(b) }
+            bounds = WorldBounds.union(bounds, layout.worldBounds(records))
         }
         let origin = try bounds?.origin(file: path) ?? .zero
         try forEachChunk { records in

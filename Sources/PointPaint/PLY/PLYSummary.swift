@@ -42,13 +42,9 @@ public struct PLYSummary: Sendable, CustomStringConvertible {
             // Exactly as the file holds them: map coordinates keep every digit.
             let (xs, ys, zs) = (x.values.doubles(), y.values.doubles(), z.values.doubles())
             doublePositions = [x, y, z].contains { $0.values.scalarType == .float64 }
-            var box: WorldBounds?
-            for i in 0 ..< vertex.count {
-                let p = SIMD3(xs[i], ys[i], zs[i])
-                guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { nonFiniteCount += 1; continue }
-                if box == nil { box = WorldBounds(p) } else { box!.include(p) }
-            }
-            bounds = box.map { ($0.min, $0.max) }
+            let positions = (0 ..< vertex.count).lazy.map { SIMD3(xs[$0], ys[$0], zs[$0]) }
+            bounds = WorldBounds(finite: positions).map { ($0.min, $0.max) }
+            nonFiniteCount = positions.count { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }
         }
     }
 

@@ -28,16 +28,26 @@ extension PLYWriter {
         @inline(__always)
         func world(_ offset: SIMD3<Float>) -> SIMD3<Double> { origin + SIMD3<Double>(offset) }
 
+        /// The x, y and z a `double` file holds for `offset`: `exact` when the cloud kept its
+        /// positions as read (`VoxelCloud.exactPositions`), else the world position.
+        @inline(__always)
+        func doubles(_ offset: SIMD3<Float>, exact: SIMD3<Double>? = nil) -> SIMD3<Double> { exact ?? world(offset) }
+
+        /// The x, y and z a `float` file holds for `offset`: the offset's own bits at the world
+        /// origin, else the world position (or `exact`) rounded.
+        @inline(__always)
+        func floats(_ offset: SIMD3<Float>, exact: SIMD3<Double>? = nil) -> SIMD3<Float> {
+            origin == .zero && exact == nil ? offset : SIMD3<Float>(doubles(offset, exact: exact))
+        }
+
         /// Stores `offset`'s world position as the file's x, y and z.
         @inline(__always)
         func store(_ offset: SIMD3<Float>, into o: inout ByteStore) {
             if double {
-                let w = world(offset)
+                let w = doubles(offset)
                 o.double(w.x); o.double(w.y); o.double(w.z)
-            } else if origin == .zero {
-                o.float(offset.x); o.float(offset.y); o.float(offset.z)
             } else {
-                let w = SIMD3<Float>(world(offset))
+                let w = floats(offset)
                 o.float(w.x); o.float(w.y); o.float(w.z)
             }
         }
@@ -46,10 +56,10 @@ extension PLYWriter {
         /// digits, or a float's.
         func text(_ offset: SIMD3<Float>) -> String {
             if double {
-                let w = world(offset)
+                let w = doubles(offset)
                 return "\(w.x) \(w.y) \(w.z)"
             }
-            let w = origin == .zero ? offset : SIMD3<Float>(world(offset))
+            let w = floats(offset)
             return "\(w.x) \(w.y) \(w.z)"
         }
     }
@@ -64,7 +74,7 @@ extension PLYWriter {
             // At the world origin, a float writes the offsets themselves: nothing is lost.
             guard origin != .zero else { return .plain }
             let lo = origin + SIMD3<Double>(bounds?.min ?? .zero), hi = origin + SIMD3<Double>(bounds?.max ?? .zero)
-            let far = max(-lo.min(), lo.max(), -hi.min(), hi.max())
+            let far = WorldOrigin.farthest(lo, hi)
             let tolerance = voxelSize.map { Double($0) / 16 } ?? 1e-4
             return PositionLayout(origin: origin, double: WorldOrigin.floatRoundingError(at: far) > tolerance)
         }

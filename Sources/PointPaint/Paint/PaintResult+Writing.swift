@@ -76,12 +76,12 @@ extension PaintResult {
                         let p = records.position(i), colour = records.colour(i)
                         let exact = records.exactPosition(i)
                         if positions.double {
-                            let w = exact ?? positions.world(p)
+                            let w = positions.doubles(p, exact: exact)
                             put(w.x.bitPattern.littleEndian)
                             put(w.y.bitPattern.littleEndian)
                             put(w.z.bitPattern.littleEndian)
                         } else {
-                            let w = positions.origin == .zero && exact == nil ? p : SIMD3<Float>(exact ?? positions.world(p))
+                            let w = positions.floats(p, exact: exact)
                             put(w.x.bitPattern.littleEndian)
                             put(w.y.bitPattern.littleEndian)
                             put(w.z.bitPattern.littleEndian)

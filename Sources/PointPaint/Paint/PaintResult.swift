@@ -142,9 +142,9 @@ public struct PaintResult: Sendable {
         let painted = painted, colourSD = colourSD
         let layout = PLYWriter(positionType: positionType).positionLayout(c)
         func axis(_ k: Int) -> PLYColumn {
-            if layout.double { return .float64(c.positions.indices.map { c.worldPosition($0)[k] }) }
-            if c.origin == .zero, c.exactPositions == nil { return .float32(c.positions.map { $0[k] }) }
-            return .float32(c.positions.indices.map { Float(c.worldPosition($0)[k]) })
+            let exact = c.exactPositions
+            if layout.double { return .float64(c.positions.indices.map { layout.doubles(c.positions[$0], exact: exact?[$0])[k] }) }
+            return .float32(c.positions.indices.map { layout.floats(c.positions[$0], exact: exact?[$0])[k] })
         }
         var properties = [
             PLYProperty(name: "x", values: axis(0)),

@@ -140,10 +140,7 @@ public struct CaptureReplay: Sendable {
                                       "expected the recording's own point cloud to replay, but this \(source.format.displayName) recording has none")
             }
             let bytes = try FileBytes.read(file, expected: "the recording's point cloud (PLY)")
-            var points = try PLYFeaturePoints.parse(bytes, file: file)
-            if origin != .zero {
-                for i in points.indices { points[i].position = SIMD3<Float>(SIMD3<Double>(points[i].position) - origin) }
-            }
+            let points = try PLYFeaturePoints.parse(bytes, file: file).measured(from: origin)
             let positions = points.map(\.position)
             cloud = points
             cloudProjection = positions.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }
@@ -164,12 +161,8 @@ public struct CaptureReplay: Sendable {
     /// (frames whose pose cannot be read are left out: their error comes in its place).
     /// - Throws: `.outOfRange` for a camera past `WorldOrigin.maxCoordinate`.
     static func origin(of source: any CaptureSource) throws -> SIMD3<Double> {
-        var bounds: WorldBounds?
-        for i in 0 ..< source.frameCount {
-            guard let p = try? source.frameInfo(at: i).camera.position, p.x.isFinite, p.y.isFinite, p.z.isFinite else { continue }
-            if bounds == nil { bounds = WorldBounds(p) } else { bounds!.include(p) }
-        }
-        return try bounds?.origin(file: source.path) ?? .zero
+        let cameras = (0 ..< source.frameCount).lazy.compactMap { try? source.frameInfo(at: $0).camera.position }
+        return try WorldBounds(finite: cameras)?.origin(file: source.path) ?? .zero
     }
 
     /// The frame indices `options.pass.frames` and `options.pass.every` select, in order, before

@@ -13,8 +13,11 @@ extension SceneStore {
     /// How far keys of `voxelSize` reach from the origin on each axis, in metres.
     /// The size is taken as the decimal it was written as (`0.05`, not 0.0500000007).
     public static func reach(voxelSize: Float) -> Double {
-        Double(VoxelKey.range.upperBound + 1) * (Double(voxelSize.description) ?? Double(voxelSize))
+        Double(VoxelKey.range.upperBound + 1) * decimal(voxelSize)
     }
+
+    /// `size` as the decimal it was written as: the shortest digits that read back as it.
+    static func decimal(_ size: Float) -> Double { Double(size.description) ?? Double(size) }
 
     /// The error for a finite sample the keys cannot hold (`unheld`), naming `file` and `place`
     /// when given; nil when every finite sample so far was held.
@@ -33,7 +36,7 @@ extension SceneStore {
         let from = origin == .zero ? "the origin" : "the grid's origin " + StoreInfo.describe(origin)
         return PointPaintError(.outOfRange, file: file, place: place,
                                "point (\(text))\(others) lies past the voxel grid's reach: at "
-                               + metres(Double(voxelSize.description) ?? Double(voxelSize)) + " voxels a cell must lie within ±"
+                               + metres(decimal(voxelSize)) + " voxels a cell must lie within ±"
                                + metres(reach(voxelSize: voxelSize)) + " (2^20 cells) of \(from) on each axis")
     }
 

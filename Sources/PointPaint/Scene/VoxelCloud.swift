@@ -52,12 +52,6 @@ public struct VoxelCloud: Sendable, Equatable {
     /// `origin + Double(positions[i])`.
     public func worldPosition(_ i: Int) -> SIMD3<Double> { exactPositions?[i] ?? origin + SIMD3<Double>(positions[i]) }
 
-    /// Axis-aligned bounds of the finite positions in world coordinates, or nil when there are
-    /// none.
-    public var worldBounds: (min: SIMD3<Double>, max: SIMD3<Double>)? {
-        bounds.map { (origin + SIMD3<Double>($0.min), origin + SIMD3<Double>($0.max)) }
-    }
-
     /// Axis-aligned bounds of the finite positions (offsets from `origin`), or nil when there are
     /// none.
     public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>)? { VoxelCloud.finiteBounds(positions) }

@@ -20,9 +20,13 @@ public enum WorldOrigin {
     /// The origin for data within `min … max` (finite bounds): zero when every coordinate lies
     /// within ±`zeroOriginLimit`, else the bounds' centre rounded to whole metres.
     public static func choose(min lo: SIMD3<Double>, max hi: SIMD3<Double>) -> SIMD3<Double> {
-        let reach = Swift.max(-lo.min(), hi.max(), -hi.min(), lo.max())
-        guard reach > zeroOriginLimit else { return .zero }
+        guard farthest(lo, hi) > zeroOriginLimit else { return .zero }
         return ((lo + hi) * 0.5).rounded(.toNearestOrEven)
+    }
+
+    /// The largest magnitude of any coordinate of the box `lo … hi`.
+    public static func farthest(_ lo: SIMD3<Double>, _ hi: SIMD3<Double>) -> Double {
+        Swift.max(-lo.min(), lo.max(), -hi.min(), hi.max())
     }
 
     /// The farthest from the world origin a coordinate may lie, in metres: 2³¹ − 1, which store
@@ -33,7 +37,7 @@ public enum WorldOrigin {
     /// Throws `.outOfRange` naming `file` when a coordinate of `min … max` lies past
     /// `maxCoordinate`.
     public static func check(min lo: SIMD3<Double>, max hi: SIMD3<Double>, file: String?) throws {
-        let far = Swift.max(-lo.min(), hi.max(), -hi.min(), lo.max())
+        let far = farthest(lo, hi)
         guard far <= maxCoordinate else {
             throw PointPaintError(.outOfRange, file: file, "expected coordinates within ±\(Int32.max) m of the origin, found one at \(far) m")
         }
@@ -46,8 +50,7 @@ public enum WorldOrigin {
     /// beside the `Float` offsets: whether some offset lies past `exactOffsetLimit`.
     public static func needsExactPositions(_ bounds: WorldBounds?, origin: SIMD3<Double>) -> Bool {
         guard let bounds else { return false }
-        let lo = bounds.min - origin, hi = bounds.max - origin
-        return Swift.max(-lo.min(), lo.max(), -hi.min(), hi.max()) > exactOffsetLimit
+        return farthest(bounds.min - origin, bounds.max - origin) > exactOffsetLimit
     }
 
     /// The greatest rounding error, in metres, of writing coordinates up to `magnitude` as
@@ -68,6 +71,24 @@ public struct WorldBounds: Sendable, Equatable {
     public init(_ p: SIMD3<Double>) {
         min = p
         max = p
+    }
+
+    /// The box of the points of `points` whose coordinates are all finite, or nil when none is.
+    /// - Complexity: O(n).
+    public init?(finite points: some Sequence<SIMD3<Double>>) {
+        var box: WorldBounds?
+        for p in points where p.x.isFinite && p.y.isFinite && p.z.isFinite {
+            if box == nil { box = WorldBounds(p) } else { box!.include(p) }
+        }
+        guard let box else { return nil }
+        self = box
+    }
+
+    /// `a` grown to hold `b`, either of them possibly absent.
+    public static func union(_ a: WorldBounds?, _ b: WorldBounds?) -> WorldBounds? {
+        guard var a else { return b }
+        if let b { a.include(b) }
+        return a
     }
 
     /// This box grown to hold `p`.

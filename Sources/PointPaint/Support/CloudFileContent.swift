@@ -15,11 +15,12 @@ public enum CloudFileContent: String, Sendable, CaseIterable {
     /// signatures (the caller then goes by the name, and the reader says what is wrong).
     /// - Complexity: reads at most 8 bytes.
     public init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 8) else { return nil }
-        self.init(head: [UInt8](head))
+        guard let (fd, _) = try? FileBytes.openRegular(path, expected: "a cloud file") else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }
+        guard count > 0 else { return nil }
+        self.init(head: Array(head[..<count]))
     }
 
     /// The content a file beginning with `head` holds, or nil.
