@@ -46,13 +46,16 @@ let package = Package(
         // Row kernels for instruction sets beyond the x86-64 baseline (AVX2, AVX-512BW), chosen
         // at run time: per-function target attributes, so no unsafe flags.
         .target(name: "CPointPaintKernels"),
+        // LAZ's entropy coder and per-field compressors (the LASzip format), in C: they run once a
+        // field of every point. Framing, files and threads are Swift (PointPaint/LAZ).
+        .target(name: "LAZCodec"),
 
         // Core library: captures, colour, image and video decoding, sampling, scene store, PLY, grading. No OpenGL.
         .target(
             name: "PointPaint",
             dependencies: [
                 "PNGCodec", "EXRCodec", "CTurboJPEG", "CZip", "CFFmpeg", "CFFmpegSupport",
-                "CPointPaintSupport", "CPointPaintKernels",
+                "CPointPaintSupport", "CPointPaintKernels", "LAZCodec",
             ]),
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.

@@ -8,8 +8,13 @@ enum CloudFileKind: String, CaseIterable {
     case ply
     /// A LAS 1.4 cloud (point format 7).
     case las
+    /// A LAZ cloud: LAS compressed (point format 3, docs/laz.md).
+    case laz
     /// A PointPaint store, exact, to merge later.
     case ppstore
+
+    /// LAS, compressed or not.
+    var isLAS: Bool { self == .las || self == .laz }
 
     /// The kind `path`'s extension names (any case); PLY for a device or FIFO of no known
     /// extension (`-o /dev/null`, `-o /dev/stdout`), which is written in place, not replaced.
@@ -34,7 +39,7 @@ enum CloudFileKind: String, CaseIterable {
 /// kind by extension; the PLY options apply to PLY output. Every file is written from the exact
 /// voxels in Morton order, so the same samples give the same bytes however the work was split.
 struct CloudOutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "File to write: .ply or .las (a cloud), or .ppstore (an exact store, to merge later).")
+    @Option(name: .shortAndLong, help: "File to write: .ply, .las or .laz (a cloud), or .ppstore (an exact store, to merge later).")
     var output: String
 
     @OptionGroup(title: "PLY output") var ply: PLYOutputOptions
@@ -68,7 +73,7 @@ struct CloudOutputOptions: ParsableArguments {
         switch try kind {
         case .ply:
             try source.writePLY(to: output, writer: ply.writer(source: nil))
-        case .las:
+        case .las, .laz:
             try source.writeLAS(to: output)
         case .ppstore:
             try StoreFileWriter.write(source, to: output)

@@ -8,7 +8,7 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Summarise a capture (format, frames, resolution, colour, points or depth, problems, how it was read), a PLY or LAS file, or a store file.")
 
-    @Argument(help: "A capture: a PointPaint capture directory (or its capture.json), a recording of Stray Scanner, Record3D (.r3d or its export), Polycam, 3D Scanner App or nerfstudio; or a .ply, .las or .ppstore file.")
+    @Argument(help: "A capture: a PointPaint capture directory (or its capture.json), a recording of Stray Scanner, Record3D (.r3d or its export), Polycam, 3D Scanner App or nerfstudio; or a .ply, .las, .laz or .ppstore file.")
     var path: String = defaultCapturePath
     @Option(help: "Read the capture as this format instead of the one its files show.")
     var sourceFormat: CaptureFormat?

@@ -25,7 +25,7 @@ struct PaintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The cloud to paint (PLY).", valueName: "cloud"))
     var cloudPath: String
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "File to write: .ply or .las; with --voxel-size also .ppstore (an exact store, to merge later).")
+    @Option(name: .shortAndLong, help: "File to write: .ply, .las or .laz; with --voxel-size also .ppstore (an exact store, to merge later).")
     var output: String
     @OptionGroup var selection: FrameSelectionOptions
     @OptionGroup var sampling: SamplingOptions
@@ -65,7 +65,7 @@ struct PaintCommand: ParsableCommand {
         if kind != .ply, plyEncoding != .binary || floatColors != .auto || positions != .auto {
             throw ValidationError("--ply, --float-colors and --ply-positions apply to PLY output, not to the .\(kind.rawValue) file \(output)")
         }
-        if kind == .las, qualityProperties {
+        if kind.isLAS, qualityProperties {
             throw ValidationError("--quality-properties adds PLY properties (or a store's sums of squares), not LAS ones: write a .ply or .ppstore instead of \(output)")
         }
         try VoxelOptions.validate(voxelSize: voxelSize)
@@ -100,23 +100,24 @@ struct PaintCommand: ParsableCommand {
             if !quiet { reporter.update(done: progress.done, detail: "\(progress.observations) observations") }
             return true
         }
-        switch try CloudFileKind(path: output) {
+        let kind = try CloudFileKind(path: output)
+        switch kind {
         case .ply:
             try result.writePLY(to: output, encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
                                 qualityProperties: qualityProperties, positionType: positions)
-        case .las where !result.hasStore:
+        case .las where !result.hasStore, .laz where !result.hasStore:
             // One record a point, in the cloud's order (unseen points without a colour of their
             // own are black: LAS has no 'painted' flag).
             try LASWriter(comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"])
                 .write(positions: result.cloud.positions, origin: result.cloud.origin, exact: result.cloud.exactPositions,
                        colors: result.cloud.colors, to: output,
                        source: capture.path)
-        case .las, .ppstore:
+        case .las, .laz, .ppstore:
             // Voxels: the store, in Morton order and exact. Painting a cloud is a replay of the
             // capture onto given points, and says so in the store's provenance.
             let provenance = StoreProvenance(kind: .replay, source: capture.path, frameCount: result.statistics.frames)
-            if try CloudFileKind(path: output) == .las {
+            if kind.isLAS {
                 try result.writeLAS(to: output, provenance: provenance)
             } else {
                 try result.writeStore(to: output, provenance: provenance)

@@ -27,19 +27,19 @@ struct ViewCommand: ParsableCommand {
     enum Source: Equatable {
         /// A capture (a directory, a `.r3d` file, a `capture.json` or `transforms.json`), replayed live.
         case capture(String)
-        /// A cloud file: PLY, LAS or a `.ppstore` store.
+        /// A cloud file: PLY, LAS, LAZ or a `.ppstore` store.
         case ply(String)
     }
 
     /// The argument read as a capture (none: the default capture; a directory; any file but a
-    /// `.ply`, `.las` or `.ppstore`, or any path at all with `--source-format`) or a cloud file.
+    /// `.ply`, `.las`, `.laz` or `.ppstore`, or any path at all with `--source-format`) or a cloud file.
     var resolvedSource: Source {
         guard let source else { return .capture(defaultCapturePath) }
         var isDirectory: ObjCBool = false
         if sourceFormat != nil || (FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && isDirectory.boolValue) {
             return .capture(source)
         }
-        return ["ply", "las", "ppstore"].contains((source as NSString).pathExtension.lowercased()) ? .ply(source) : .capture(source)
+        return ["ply", "las", "laz", "ppstore"].contains((source as NSString).pathExtension.lowercased()) ? .ply(source) : .capture(source)
     }
 
     /// Refuses the live-replay options for a cloud file: they shape a replay, and there is none.

@@ -6,7 +6,7 @@ small hand-made files: every format variant the readers accept, a few they refus
 
     POINTPAINT_BIN=.build/debug/pointpaint python3 Tests/Fuzz/make_corpus.py
 
-Needs numpy, Pillow and pyliblzfse besides the standard library.
+Needs numpy, Pillow, pyliblzfse, laspy, lazrs and laszip besides the standard library.
 """
 import datetime
 import io
@@ -524,9 +524,65 @@ def las_files():
             put("las", "laspy-%s-format-%d.las" % (version, fmt), pathlib.Path(path).read_bytes())
 
 
+def laz_files():
+    """LAZ files written by laspy through lazrs and through LASzip (the laszip bindings), point
+    formats 0-3 with and without extra bytes and 6-8, a few dozen points each; one of lazrs's
+    variable-size chunks (two chunks and the empty one it ends with); PointPaint's own."""
+    import laspy
+    import lazrs
+    import numpy as np
+    bin_ = os.environ.get("POINTPAINT_BIN", str(ROOT / ".build" / "debug" / "pointpaint"))
+    rng = np.random.default_rng(8)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "f.laz")
+        for fmt, extra, backend in ((0, False, "Lazrs"), (1, False, "Laszip"), (2, True, "Lazrs"), (3, False, "Laszip"),
+                                    (3, True, "Lazrs"), (6, False, "Lazrs"), (7, False, "Laszip"), (8, True, "Lazrs")):
+            header = laspy.LasHeader(point_format=fmt, version="1.4" if fmt >= 6 else "1.2")
+            header.scales = np.array([0.001, 0.001, 0.001])
+            header.offsets = np.array([10.0, -5.0, 0.5])
+            header.creation_date = datetime.date(2026, 1, 1)
+            header.generating_software = "laspy"
+            if extra:
+                header.add_extra_dim(laspy.ExtraBytesParams(name="quality", type=np.uint16))
+            las = laspy.LasData(header)
+            n = 40
+            las.x = 10 + rng.random(n)
+            las.y = -5 + rng.random(n)
+            las.z = 0.5 + rng.random(n)
+            las.intensity = rng.integers(0, 65536, n)
+            las.classification = rng.integers(0, 8, n)
+            if "gps_time" in las.point_format.dimension_names:
+                las.gps_time = 1e5 + np.cumsum(rng.random(n))
+            if "red" in las.point_format.dimension_names:
+                las.red = rng.integers(0, 65536, n)
+                las.green = rng.integers(0, 65536, n)
+                las.blue = rng.integers(0, 256, n)
+            las.write(path, laz_backend=getattr(laspy.LazBackend, backend))
+            put("laz", "%s-format-%d%s.laz" % (backend.lower(), fmt, "-extra" if extra else ""), pathlib.Path(path).read_bytes())
+            if fmt == 3 and not extra:
+                # The same points in variable-size chunks of 25 and 15.
+                raw = pathlib.Path(path).read_bytes()
+                start = struct.unpack_from("<I", raw, 96)[0]
+                at = raw.find(b"laszip encoded") - 2
+                vlr = lazrs.LazVlr.new_for_compression(3, 0, True)
+                head = bytearray(raw[:start])
+                head[at + 54: at + 54 + len(vlr.record_data())] = bytes(vlr.record_data())
+                out = io.BytesIO()
+                out.write(bytes(head))
+                compressor = lazrs.LasZipCompressor(out, vlr)
+                points = las.points.array.tobytes()
+                for a, b in ((0, 25), (25, 40)):
+                    compressor.compress_many(points[a * 34: b * 34])
+                    compressor.finish_current_chunk()
+                compressor.done()
+                put("laz", "lazrs-format-3-variable-chunks.laz", out.getvalue())
+        subprocess.run([bin_, "replay", str(SAMPLE), "-o", "v.laz", "--voxel-size", "0.4", "--frames", "0..1"], check=True, capture_output=True, cwd=tmp)
+        put("laz", "pointpaint-voxels.laz", pathlib.Path(tmp, "v.laz").read_bytes())
+
+
 def main():
     for target in ("manifest", "xyz", "cube", "ply-header", "ply-ascii", "ply-binary", "ply-cloud", "png-cube", "png-image", "png-plane",
-                   "jpeg", "exr", "lzfse", "zip", "npy", "store", "las", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
+                   "jpeg", "exr", "lzfse", "zip", "npy", "store", "las", "laz", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
                    "scanner-frame", "nerfstudio"):
         shutil.rmtree(CORPUS / target, ignore_errors=True)
     manifests()
@@ -538,6 +594,7 @@ def main():
     images_and_maps()
     stores()
     las_files()
+    laz_files()
     total = sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file())
     print("corpus: %d files, %d bytes" % (sum(1 for p in CORPUS.rglob("*") if p.is_file()), total))
 

@@ -23,11 +23,16 @@ public struct LASHeader: Sendable, Equatable {
     public var min: SIMD3<Double>, max: SIMD3<Double>
     /// The variable-length records between the header and the points.
     public var records: [VariableLengthRecord]
+    /// Whether the points are LAZ-compressed (bit 7 of the format byte; `LAZReader`).
+    public var compressed: Bool
+    /// Byte offset of the first extended variable-length record (LAS 1.4), when there are any.
+    public var extendedRecordsOffset: Int?
 
     /// Creates a header.
     public init(version: (major: UInt8, minor: UInt8), headerSize: Int, pointDataOffset: Int, pointFormat: UInt8, recordLength: Int,
                 pointCount: Int, globalEncoding: UInt16, systemIdentifier: String, generatingSoftware: String,
-                scale: SIMD3<Double>, offset: SIMD3<Double>, min: SIMD3<Double>, max: SIMD3<Double>, records: [VariableLengthRecord]) {
+                scale: SIMD3<Double>, offset: SIMD3<Double>, min: SIMD3<Double>, max: SIMD3<Double>, records: [VariableLengthRecord],
+                compressed: Bool = false, extendedRecordsOffset: Int? = nil) {
         self.version = version
         self.headerSize = headerSize
         self.pointDataOffset = pointDataOffset
@@ -42,6 +47,8 @@ public struct LASHeader: Sendable, Equatable {
         self.min = min
         self.max = max
         self.records = records
+        self.compressed = compressed
+        self.extendedRecordsOffset = extendedRecordsOffset
     }
 
     /// One variable-length record.
@@ -96,6 +103,7 @@ public struct LASHeader: Sendable, Equatable {
         a.version == b.version && a.headerSize == b.headerSize && a.pointDataOffset == b.pointDataOffset && a.pointFormat == b.pointFormat
             && a.recordLength == b.recordLength && a.pointCount == b.pointCount && a.globalEncoding == b.globalEncoding
             && a.systemIdentifier == b.systemIdentifier && a.generatingSoftware == b.generatingSoftware && a.scale == b.scale
-            && a.offset == b.offset && a.min == b.min && a.max == b.max && a.records == b.records
+            && a.offset == b.offset && a.min == b.min && a.max == b.max && a.records == b.records && a.compressed == b.compressed
+            && a.extendedRecordsOffset == b.extendedRecordsOffset
     }
 }

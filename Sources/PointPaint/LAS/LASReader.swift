@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads LAS files (ASPRS LAS 1.0–1.4, point data record formats 0–10, uncompressed) as clouds:
-/// the sibling of `PLYReader` for `info` and `view`.
+/// Reads LAS files (ASPRS LAS 1.0–1.4, point data record formats 0–10) and LAZ files (their
+/// compressed form, `LAZReader`) as clouds: the sibling of `PLYReader`.
 ///
 /// Positions are integer · scale + offset per axis, as `Float`. Formats with colour (2, 3, 5, 7,
 /// 8, 10) give each 16-bit channel divided by 65535; a file PointPaint did not write whose
@@ -9,7 +9,7 @@ import Foundation
 /// divided by 255. Formats without colour read as white. The voxel size comes from PointPaint's
 /// `voxel_size` record when present.
 ///
-/// Bad input — a wrong signature, an unknown version or format, LAZ compression, sizes and
+/// Bad input — a wrong signature, an unknown version or format, LAZ items not supported, sizes and
 /// counts the file cannot hold, records that overlap — throws one `PointPaintError` naming the
 /// file, the place (`header`, `variable-length record K`, a byte offset) and what was expected;
 /// every count is checked against the file's size before anything is allocated.
@@ -21,46 +21,57 @@ public enum LASReader {
         try MappedBytes(mapping: path, expected: "a LAS file").withUnsafeBytes { try header($0, file: path) }
     }
 
-    /// Reads every point of the LAS file at `path` as a cloud (counts 1).
+    /// Reads every point of the LAS or LAZ file at `path` as a cloud (counts 1).
     ///
-    /// - Complexity: O(points), the file mapped.
+    /// - Complexity: O(points), the file mapped; a LAZ file's records decoded on every core.
     public static func readCloud(path: String) throws -> VoxelCloud {
         try MappedBytes(mapping: path, expected: "a LAS file").withUnsafeBytes { bytes in
             let h = try header(bytes, file: path)
-            let n = h.pointCount
-            let records = ByteCursor(bytes, position: h.pointDataOffset).records(stride: h.recordLength, count: n)
-            @inline(__always) func world(_ i: Int) -> SIMD3<Double> {
-                let x = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 0, byteSwapped: swap))
-                let y = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 4, byteSwapped: swap))
-                let z = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 8, byteSwapped: swap))
-                return SIMD3<Double>(Double(x), Double(y), Double(z)) * h.scale + h.offset
+            guard h.compressed else {
+                return try cloud(ByteCursor(bytes, position: h.pointDataOffset).records(stride: h.recordLength, count: h.pointCount), header: h, file: path)
             }
-            // The points' own bounds (not the header's, which a writer may get wrong) give the
-            // origin the offsets are taken from.
-            let bounds = WorldBounds(finite: (0 ..< n).lazy.map(world))
-            let origin = try bounds?.origin(file: path) ?? .zero
-            let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n { out[i] = SIMD3<Float>(world(i) - origin) }
-                initialized = n
-            }
-            var colors = [SIMD3<Float>](repeating: SIMD3(1, 1, 1), count: n)
-            if let c = LASHeader.colorOffset(format: h.pointFormat), n > 0 {
-                var largest: UInt16 = 0
-                let codes = (0 ..< n).map { i in
-                    let v = SIMD3(records.load(UInt16.self, record: i, offset: c, byteSwapped: swap),
-                                  records.load(UInt16.self, record: i, offset: c + 2, byteSwapped: swap),
-                                  records.load(UInt16.self, record: i, offset: c + 4, byteSwapped: swap))
-                    largest = max(largest, v.max())
-                    return v
-                }
-                let eightBit = largest <= 255 && !h.records.contains { $0.userID == LASHeader.pointPaintUser }
-                let divisor: Float = eightBit ? 255 : 65535
-                colors = codes.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) / divisor }
-            }
-            var cloud = VoxelCloud(voxelSize: h.voxelSize, origin: origin, positions: positions, colors: colors)
-            if WorldOrigin.needsExactPositions(bounds, origin: origin) { cloud.exactPositions = (0 ..< n).map(world) }
-            return cloud
+            // Grown as chunks decode: a header's count alone never sizes an allocation.
+            var records: [UInt8] = []
+            records.reserveCapacity(Swift.min(h.pointCount, (1 << 26) / h.recordLength) * h.recordLength)
+            try LAZReader.forEachRecords(bytes, header: h, file: path) { records.append(contentsOf: $0) }
+            return try records.withUnsafeBytes { try cloud(ByteCursor($0).records(stride: h.recordLength, count: h.pointCount), header: h, file: path) }
         }
+    }
+
+    /// The cloud of the uncompressed `records` of a file with header `h`.
+    private static func cloud(_ records: ByteCursor.Records, header h: LASHeader, file path: String) throws -> VoxelCloud {
+        let n = h.pointCount
+        @inline(__always) func world(_ i: Int) -> SIMD3<Double> {
+            let x = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 0, byteSwapped: swap))
+            let y = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 4, byteSwapped: swap))
+            let z = Int32(bitPattern: records.load(UInt32.self, record: i, offset: 8, byteSwapped: swap))
+            return SIMD3<Double>(Double(x), Double(y), Double(z)) * h.scale + h.offset
+        }
+        // The points' own bounds (not the header's, which a writer may get wrong) give the
+        // origin the offsets are taken from.
+        let bounds = WorldBounds(finite: (0 ..< n).lazy.map(world))
+        let origin = try bounds?.origin(file: path) ?? .zero
+        let positions = [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
+            for i in 0 ..< n { out[i] = SIMD3<Float>(world(i) - origin) }
+            initialized = n
+        }
+        var colors = [SIMD3<Float>](repeating: SIMD3(1, 1, 1), count: n)
+        if let c = LASHeader.colorOffset(format: h.pointFormat), n > 0 {
+            var largest: UInt16 = 0
+            let codes = (0 ..< n).map { i in
+                let v = SIMD3(records.load(UInt16.self, record: i, offset: c, byteSwapped: swap),
+                              records.load(UInt16.self, record: i, offset: c + 2, byteSwapped: swap),
+                              records.load(UInt16.self, record: i, offset: c + 4, byteSwapped: swap))
+                largest = max(largest, v.max())
+                return v
+            }
+            let eightBit = largest <= 255 && !h.records.contains { $0.userID == LASHeader.pointPaintUser }
+            let divisor: Float = eightBit ? 255 : 65535
+            colors = codes.map { SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) / divisor }
+        }
+        var cloud = VoxelCloud(voxelSize: h.voxelSize, origin: origin, positions: positions, colors: colors)
+        if WorldOrigin.needsExactPositions(bounds, origin: origin) { cloud.exactPositions = (0 ..< n).map(world) }
+        return cloud
     }
 
     /// Whether numbers must be swapped to read them (a big-endian machine).
@@ -98,9 +109,8 @@ public enum LASReader {
         let pointDataOffset = Int(u32(96))
         let recordCount = Int(u32(100))
         let formatByte = u8(104)
-        guard formatByte & 0x80 == 0 else {
-            throw fail(.unsupported, "the points are LAZ-compressed (format byte \(formatByte)); decompress them first (laszip, PDAL)")
-        }
+        // Bit 7 marks LAZ compression (bit 6 too, in files of early LASzip versions).
+        let compressed = formatByte & 0x80 != 0
         let format = formatByte & 0x3F
         guard Int(format) < LASHeader.minimumRecordLength.count else { throw fail(.unsupported, "expected point data record format 0 to 10, found \(format)") }
         let recordLength = Int(u16(105))
@@ -124,7 +134,8 @@ public enum LASReader {
         }
         let available = size - pointDataOffset
         let (needed, overflow) = count.multipliedReportingOverflow(by: recordLength)
-        guard !overflow, needed <= available else {
+        // Compressed points are checked against their chunk table instead (`LAZChunkTable`).
+        guard compressed || (!overflow && needed <= available) else {
             throw PointPaintError(.tooLarge, file: file, place: .byteOffset(pointDataOffset),
                                   "the header declares \(count) points of \(recordLength) bytes, but only \(available) bytes follow")
         }
@@ -145,8 +156,14 @@ public enum LASReader {
                                                           data: Array(cursor[at + 54 ..< at + 54 + length])))
             at += 54 + length
         }
+        var extended: Int?
+        if headerSize >= 375, minor >= 4, u32(243) > 0 {
+            let start = u64(235)
+            if start >= UInt64(pointDataOffset), start <= UInt64(size) { extended = Int(start) }
+        }
         return LASHeader(version: (major, minor), headerSize: headerSize, pointDataOffset: pointDataOffset, pointFormat: format,
                          recordLength: recordLength, pointCount: count, globalEncoding: u16(6), systemIdentifier: text(26, 32),
-                         generatingSoftware: text(58, 32), scale: scale, offset: offset, min: min, max: max, records: records)
+                         generatingSoftware: text(58, 32), scale: scale, offset: offset, min: min, max: max, records: records,
+                         compressed: compressed, extendedRecordsOffset: extended)
     }
 }

@@ -1,5 +1,5 @@
 /// What `pointpaint info FILE.las` prints: version, point format, count, scale and offset,
-/// stated bounds, the variable-length records and, for PointPaint's files, the voxel size and
+/// stated bounds, LAZ compression, the variable-length records and, for PointPaint's files, the voxel size and
 /// comments.
 public struct LASSummary: Sendable, CustomStringConvertible {
     /// The file as named by the user.
@@ -23,6 +23,15 @@ public struct LASSummary: Sendable, CustomStringConvertible {
         lines.append("  software: \(h.generatingSoftware.isEmpty ? "unknown" : h.generatingSoftware)")
         lines.append("  scale: \(f(h.scale)), offset: \(f(h.offset))")
         lines.append("  bounds: " + (h.pointCount == 0 ? "none (no points)" : "min \(f(h.min)) max \(f(h.max))"))
+        if h.compressed {
+            // What the LASzip record says, or why it cannot be read (the points then cannot either).
+            let how = (try? LAZParameters(header: h, file: path)).map { p in
+                let kind = ["", "point-wise", "point-wise, chunked", "layered, chunked"][Int(p.compressor)]
+                let chunks = p.chunkSize.map { "chunks of \($0) points" } ?? "variable-size chunks"
+                return "LASzip compressor \(p.compressor) (\(kind)), \(chunks): \(LAZChunkDecoder.describe(p.items))"
+            } ?? "no valid LASzip record"
+            lines.append("  compression: LAZ, \(how)")
+        }
         lines.append("  colour: " + (LASHeader.colorOffset(format: h.pointFormat) == nil ? "none" : "red green blue (16-bit)"))
         for r in h.records {
             lines.append("  record \(r.userID) \(r.recordID): \(r.description) (\(r.data.count) bytes)")

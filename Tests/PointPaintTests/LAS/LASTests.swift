@@ -77,7 +77,7 @@ struct LASTests {
         var laz = good
         laz[104] |= 0x80
         let compressed = try failure(laz)
-        #expect(compressed.kind == .unsupported && compressed.message.contains("LAZ"))
+        #expect(compressed.kind == .missing && compressed.message.contains("LAZ"))
         let truncated = try failure(Array(good[..<(good.count - 10)]))
         #expect(truncated.kind == .tooLarge && truncated.message.contains("declares \(s.count) points of 36 bytes"))
         var record = good
