@@ -9,11 +9,11 @@ a LAZ file, each side reading and writing its own files.
 
 "Single-threaded" runs both sides under `taskset -c 0` (PointPaint then decodes its chunks on one
 core; lazrs's plain backend is single-threaded anyway); "parallel" lets both use every core. Runs
-alternate, the best of --runs is reported. The cloud is --points points of point format 3 laid out
+alternate, the best of --runs is reported. The cloud is --points points of --format laid out
 as a scanner writes them (scan lines of slowly drifting positions, smooth colour, increasing GPS
-time), with a fixed seed.
+time; for point format 7, two scanner channels a line each), with a fixed seed.
 
-Usage: python3 Benchmarks/peers/laz_peers.py [--points 10000000] [--runs 3] [--pointpaint .build/release/pointpaint]
+Usage: python3 Benchmarks/peers/laz_peers.py [--points 10000000] [--format 7|3] [--runs 3] [--pointpaint .build/release/pointpaint]
 """
 import argparse
 import os
@@ -26,9 +26,9 @@ import laspy
 import numpy as np
 
 
-def scan(n, seed=1):
+def scan(n, fmt, seed=1):
     rng = np.random.default_rng(seed)
-    header = laspy.LasHeader(point_format=3, version="1.2")
+    header = laspy.LasHeader(point_format=fmt, version="1.4" if fmt >= 6 else "1.2")
     header.scales = np.array([0.001, 0.001, 0.001])
     header.offsets = np.array([500000.0, 5400000.0, 0.0])
     las = laspy.LasData(header)
@@ -39,6 +39,8 @@ def scan(n, seed=1):
     las.Z = (np.sin(along / 300.0) * 2000 + np.cos(line / 50.0) * 3000 + rng.integers(-20, 21, n)).astype(np.int32)
     las.intensity = (1000 + (along % 97) * 10).astype(np.uint16)
     las.return_number = np.ones(n, np.uint8)
+    if fmt >= 6:
+        las.scanner_channel = ((np.arange(n) // 2000) % 2).astype(np.uint8)  # two channels, a line each
     las.number_of_returns = np.ones(n, np.uint8)
     las.classification = np.where(las.Z > 0, 2, 1).astype(np.uint8)
     las.gps_time = 1e5 + np.arange(n) * 1e-5
@@ -62,15 +64,16 @@ def timed(cmd):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--points", type=int, default=10_000_000)
+    parser.add_argument("--format", type=int, default=7, help="point format: 3 (point-wise) or 7 (layered)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pointpaint", default=".build/release/pointpaint")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src_las, src_laz = os.path.join(tmp, "in.las"), os.path.join(tmp, "in.laz")
-        las = scan(args.points)
+        las = scan(args.points, args.format)
         las.write(src_las)
         las.write(src_laz, laz_backend=laspy.LazBackend.Lazrs)
-        print("cloud: %d points, LAS %.1f MB, LAZ %.1f MB" % (args.points, os.path.getsize(src_las) / 1e6, os.path.getsize(src_laz) / 1e6))
+        print("cloud: %d points of format %d, LAS %.1f MB, LAZ %.1f MB" % (args.points, args.format, os.path.getsize(src_las) / 1e6, os.path.getsize(src_laz) / 1e6))
         one = ["taskset", "-c", "0"]
         cases = [
             ("decode, 1 core", one + [args.pointpaint, "convert", src_laz, "-o", os.path.join(tmp, "a.las")],

@@ -4,12 +4,9 @@
 #ifndef LAZCODEC_ITEMS_V2_H
 #define LAZCODEC_ITEMS_V2_H
 #include "integer.h"
+#include "median5.h"
+#include "gps.h"
 
-/// The streaming median of five that predicts x and y differences.
-typedef struct {
-    int32_t values[5];
-    int high;
-} laz_median5;
 
 typedef struct {
     uint8_t last_item[20];
@@ -25,13 +22,7 @@ typedef struct {
 } laz_point10_v2;
 
 typedef struct {
-    uint32_t last, next;
-    int64_t last_gpstime[4];
-    int32_t last_gpstime_diff[4];
-    int32_t multi_extreme_counter[4];
-    laz_symbol_model multi, zero_diff;
-    laz_integer gpstime;
-    int decoder;
+    laz_gps gps;
 } laz_gpstime11_v2;
 
 typedef struct {

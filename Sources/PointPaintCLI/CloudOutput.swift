@@ -8,7 +8,7 @@ enum CloudFileKind: String, CaseIterable {
     case ply
     /// A LAS 1.4 cloud (point format 7).
     case las
-    /// A LAZ cloud: LAS compressed (point format 3, docs/laz.md).
+    /// A LAZ cloud: the LAS file compressed (docs/laz.md).
     case laz
     /// A PointPaint store, exact, to merge later.
     case ppstore

@@ -10,7 +10,7 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             The output is LAZ when its name ends in .laz, else LAS. Every field of every point (extra bytes included), \
             the header, the variable-length records and the extended records are kept; only what compression \
-            changes differs. LAZ is written point-wise in chunks of 50,000 points (point formats 0 to 3). See docs/laz.md.
+            changes differs. LAZ is written in chunks of 50,000 points (point formats 0 to 3 and 6 to 8). See docs/laz.md.
             """)
 
     @Argument(help: ArgumentHelp("A LAS or LAZ file.", valueName: "input"))

@@ -54,12 +54,24 @@ def stop(process):
             return False
 
 
+def default_signals(then=None):
+    """A preexec function giving the child the default action for the signals these tests send,
+    whatever the test runner inherited (started under nohup, SIGHUP is ignored, and PointPaint
+    rightly leaves an ignored signal ignored), then running `then`."""
+    def preexec():
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+            signal.signal(s, signal.SIG_DFL)
+        if then is not None:
+            then()
+    return preexec
+
+
 def run_until(command, share_bytes, signum, preexec=None):
     """Starts `command`, waits (polling, no sleep) until it has written `share_bytes` bytes,
     stops it, sends `signum` and lets it go on (`stop`: the signal lands at that point however
     loaded the machine), and returns the finished process. A process that ends first is
     returned as it ended."""
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=default_signals(preexec))
     while process.poll() is None:
         done = written_bytes(process.pid)
         if done is not None and done >= share_bytes:
@@ -256,7 +268,7 @@ def run_until_temporary(command_line, directory, signum, reset=lambda: None, att
     temporary was seen could arrive after the write had finished). A run whose temporary was
     gone by the time it stopped is run again, after `reset`."""
     for _ in range(attempts):
-        process = subprocess.Popen(command_line, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(command_line, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=default_signals())
         seen = False
         while process.poll() is None:
             if temporaries(directory):

@@ -5,7 +5,8 @@
 // in C because they run once a field of every point.
 //
 // Described in docs/laz.md. Supported items: POINT10, GPSTIME11, RGB12 and BYTE at version 2
-// (point formats 0–5 compressed point-wise, LASzip's compressor 1 and 2).
+// (point formats 0–3, LASzip's point-wise compressors 1 and 2), and POINT14, RGB14, RGBNIR14 and
+// BYTE14 at version 3 (point formats 6–8, the layered compressor 3).
 #ifndef POINTPAINT_LAZCODEC_H
 #define POINTPAINT_LAZCODEC_H
 #include <stddef.h>
@@ -60,7 +61,7 @@ typedef struct laz_chunk_decoder laz_chunk_decoder;
 laz_chunk_decoder *laz_chunk_decoder_create(const laz_item *items, int count, int *status);
 void laz_chunk_decoder_free(laz_chunk_decoder *decoder);
 
-/// Starts the chunk of `size` bytes at `input` (as a point-wise compressor writes it) and decodes
+/// Starts the chunk of `size` bytes at `input` (as LASzip's compressor writes it) and decodes
 /// its first `points` records into `output` (`points` · record length bytes). Returns LAZ_OK or
 /// an error, with `where` telling the point (within the chunk) and byte reached. Never reads
 /// outside `input`, which must stay valid while the chunk is decoded.

@@ -21,7 +21,7 @@ public enum LASConverter {
         try MappedBytes(mapping: input, expected: "a LAS file").withUnsafeBytes { bytes in
             let h = try LASReader.header(bytes, file: input)
             let compress = LASWriter.compresses(path: output)
-            let parameters = compress ? try LAZParameters.pointwise(format: h.pointFormat, recordLength: h.recordLength, file: output) : nil
+            let parameters = compress ? try LAZParameters.standard(format: h.pointFormat, recordLength: h.recordLength, file: output) : nil
             let extended = try extendedRecords(bytes, header: h, file: input)
             var records = h.records.filter { !($0.userID == LAZParameters.userID && $0.recordID == LAZParameters.recordID) }
             if let parameters { records.append(parameters.record) }

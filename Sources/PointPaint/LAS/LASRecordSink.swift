@@ -2,8 +2,7 @@ import Foundation
 
 /// Where `LASWriter` and `LASConverter` put points after the header: records as they are, or
 /// for a LAZ file compressed a chunk at a time, then the chunk table and its offset. PointPaint's
-/// own files are point format 7, or for LAZ point format 3 (the same fields PointPaint fills,
-/// without the 1.4-only ones). Described in docs/laz.md.
+/// own files are point format 7, compressed or not. Described in docs/laz.md.
 struct LASRecordSink: ~Copyable {
     /// Whether the file is LAZ.
     let compressed: Bool
@@ -18,14 +17,10 @@ struct LASRecordSink: ~Copyable {
     /// Points a chunk, and bytes a record, of a LAZ file.
     private let chunkSize: Int, recordLength: Int
 
-    /// The point format and record length of a file PointPaint writes, compressed or not.
-    static func format(compressed: Bool) -> (format: UInt8, recordLength: Int) { compressed ? (3, 34) : (7, 36) }
+    /// The LASzip parameters of a PointPaint LAZ file: point format 7, layered.
+    static let parameters = try! LAZParameters.standard(format: 7, recordLength: LASWriter.recordLength, file: "")
 
-    /// The LASzip parameters of a PointPaint LAZ file.
-    static let parameters = try! LAZParameters.pointwise(format: 3, recordLength: 34, file: "")
-
-    /// Writes `header` (its records and format as `format(compressed:)` gives) to `sink`, then
-    /// takes points.
+    /// Writes `header` (and its records) to `sink`, then takes points.
     static func start(_ sink: consuming FileSink, header: LASHeader, file: String) throws -> LASRecordSink {
         try start(sink, headerBytes: LASWriter.encoded(header), parameters: header.compressed ? parameters : nil, file: file)
     }

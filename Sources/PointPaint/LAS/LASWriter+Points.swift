@@ -12,7 +12,7 @@ extension LASWriter {
 
     /// Writes `positions` (offsets from `origin`, `VoxelCloud.origin`) with `colors`
     /// (gamma-encoded extended sRGB, clipped to 16 bits as the voxel writer does) to `path` as
-    /// LAS 1.4 point format 7 (LAZ: point format 3, `header(path:…)`), in the given order: the offset is the lowest corner of the points'
+    /// LAS 1.4 point format 7 (compressed for LAZ, `header(path:…)`), in the given order: the offset is the lowest corner of the points'
     /// world bounds and the scale `pointScale(span:)`, so a coordinate is within half a scale step
     /// (0.05 mm) of the world position it came from; no `voxel_size` record.
     ///
@@ -56,7 +56,7 @@ extension LASWriter {
             LASHeader.VariableLengthRecord(userID: LASHeader.pointPaintUser, recordID: 2, description: "comments",
                                            data: Array(Array(lines.joined(separator: "\n").utf8).prefix(Int(UInt16.max)))),
         ])
-        let length = header.recordLength
+        let length = Self.recordLength
         try AtomicFile.write(to: path) { temporary in
             var sink = try LASRecordSink.start(FileSink(creating: temporary, file: path), header: header, file: path)
             let chunk = 1 << 16
@@ -67,11 +67,7 @@ extension LASWriter {
                 buffer.withUnsafeMutableBytes { out in
                     for i in start ..< end {
                         let o = (i - start) * length
-                        if header.compressed {
-                            LASWriter.encodeRecord3(integer(i), color: colors[i], into: out, at: o)
-                        } else {
-                            LASWriter.encodeRecord(integer(i), color: colors[i], into: out, at: o)
-                        }
+                        LASWriter.encodeRecord(integer(i), color: colors[i], into: out, at: o)
                     }
                 }
                 try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[..<((end - start) * length)])) }

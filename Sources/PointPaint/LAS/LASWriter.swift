@@ -62,7 +62,6 @@ public struct LASWriter: Sendable {
             LASHeader.VariableLengthRecord(userID: LASHeader.pointPaintUser, recordID: 2, description: "comments",
                                            data: Array(Array(lines.joined(separator: "\n").utf8).prefix(Int(UInt16.max)))),
         ])
-        let length = header.recordLength
         try AtomicFile.write(to: path) { temporary in
             var sink = try LASRecordSink.start(FileSink(creating: temporary, file: path), header: header, file: path)
             try source.rewind()
@@ -71,10 +70,10 @@ public struct LASWriter: Sendable {
             var written = 0
             while let voxels = try source.nextChunk() {
                 chunk.fill(from: voxels, voxelSize: info.voxelSize, policy: info.policy)
-                let bytes = voxels.count * length
+                let bytes = voxels.count * Self.recordLength
                 if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
                 buffer.withUnsafeMutableBytes { out in
-                    LASWriter.encodePoints(voxels, colors: chunk.colors, base: base, steps: steps, into: out, format: header.pointFormat)
+                    LASWriter.encodePoints(voxels, colors: chunk.colors, base: base, steps: steps, into: out)
                 }
                 try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[..<bytes])) }
                 written += voxels.count
@@ -96,54 +95,29 @@ public struct LASWriter: Sendable {
         return m + m % 2
     }
 
-    /// Records (`format` 7 or 3) of `voxels` with `colors` (gamma-encoded) into `out`, cells
-    /// relative to `base`, `steps` coordinate steps a voxel.
+    /// Format 7 records of `voxels` with `colors` (gamma-encoded) into `out`, cells relative to
+    /// `base`, `steps` coordinate steps a voxel.
     static func encodePoints(_ voxels: UnsafeBufferPointer<StoredVoxel>, colors: [SIMD3<Float>], base: SIMD3<Int32>, steps: Int,
-                             into out: UnsafeMutableRawBufferPointer, format: UInt8 = 7) {
-        let length = format == 7 ? recordLength : LASRecordSink.format(compressed: true).recordLength
-        precondition(out.count >= voxels.count * length && colors.count == voxels.count, "LAS records past the buffer")
+                             into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= voxels.count * recordLength && colors.count == voxels.count, "LAS records past the buffer")
         for (i, v) in voxels.enumerated() {
             let key = VoxelKey(packed: VoxelKey.packed(mortonCode: v.code))
             let cell = SIMD3<Int32>(key.x, key.y, key.z) &- base
             let xyz = cell &* Int32(steps) &+ Int32(steps / 2)
-            if format == 7 { encodeRecord(xyz, color: colors[i], into: out, at: i * length) } else { encodeRecord3(xyz, color: colors[i], into: out, at: i * length) }
+            encodeRecord(xyz, color: colors[i], into: out, at: i * recordLength)
         }
-    }
-
-    /// One format 3 record (a LAZ file's) at byte `o` of `out`: the fields of `encodeRecord`
-    /// in the legacy layout, scan angle rank 0.
-    @inline(__always)
-    static func encodeRecord3(_ xyz: SIMD3<Int32>, color c: SIMD3<Float>, into out: UnsafeMutableRawBufferPointer, at o: Int) {
-        storeCore(xyz, into: out, at: o)
-        out.storeBytes(of: UInt8(0x09), toByteOffset: o + 14, as: UInt8.self)  // return 1 of 1
-        out.storeBytes(of: UInt32(0), toByteOffset: o + 15, as: UInt32.self)  // classification, scan angle, user data, source ID (low byte)
-        out.storeBytes(of: UInt8(0), toByteOffset: o + 19, as: UInt8.self)  // point source ID (high byte)
-        out.storeBytes(of: UInt64(0), toByteOffset: o + 20, as: UInt64.self)  // GPS time 0.0
-        out.storeBytes(of: quantize16(c.x).littleEndian, toByteOffset: o + 28, as: UInt16.self)
-        out.storeBytes(of: quantize16(c.y).littleEndian, toByteOffset: o + 30, as: UInt16.self)
-        out.storeBytes(of: quantize16(c.z).littleEndian, toByteOffset: o + 32, as: UInt16.self)
-    }
-
-    /// The coordinates and intensity (0) that begin a record of every point format.
-    @inline(__always)
-    static func storeCore(_ xyz: SIMD3<Int32>, into out: UnsafeMutableRawBufferPointer, at o: Int) {
-        out.storeBytes(of: xyz.x.littleEndian, toByteOffset: o, as: Int32.self)
-        out.storeBytes(of: xyz.y.littleEndian, toByteOffset: o + 4, as: Int32.self)
-        out.storeBytes(of: xyz.z.littleEndian, toByteOffset: o + 8, as: Int32.self)
-        out.storeBytes(of: UInt16(0), toByteOffset: o + 12, as: UInt16.self)  // intensity
     }
 
     /// Whether `path` names a LAZ file (`.laz`, any case): PointPaint compresses it.
     public static func compresses(path: String) -> Bool { (path as NSString).pathExtension.lowercased() == "laz" }
 
-    /// The header of a file PointPaint writes to `path`: LAS 1.4, point format 7, or for LAZ
-    /// point format 3 compressed, with the LASzip record after `records`.
+    /// The header of a file PointPaint writes to `path`: LAS 1.4, point format 7, compressed for
+    /// LAZ with the LASzip record after `records`.
     func header(path: String, pointCount: Int, scale: SIMD3<Double>, offset: SIMD3<Double>, min: SIMD3<Double>, max: SIMD3<Double>,
                 records: [LASHeader.VariableLengthRecord]) -> LASHeader {
         let compressed = Self.compresses(path: path)
-        let (format, length) = LASRecordSink.format(compressed: compressed)
         return LASHeader(
-            version: (1, 4), headerSize: Self.headerSize, pointDataOffset: 0, pointFormat: format, recordLength: length,
+            version: (1, 4), headerSize: Self.headerSize, pointDataOffset: 0, pointFormat: 7, recordLength: Self.recordLength,
             pointCount: pointCount, globalEncoding: 1 << 4, systemIdentifier: "PROCESSING", generatingSoftware: "PointPaint",
             scale: scale, offset: offset, min: min, max: max,
             records: records + (compressed ? [LASRecordSink.parameters.record] : []), compressed: compressed)
@@ -153,7 +127,10 @@ public struct LASWriter: Sendable {
     /// (gamma-encoded, to 16 bits), a single return, never classified, everything else 0.
     @inline(__always)
     static func encodeRecord(_ xyz: SIMD3<Int32>, color c: SIMD3<Float>, into out: UnsafeMutableRawBufferPointer, at o: Int) {
-        storeCore(xyz, into: out, at: o)
+        out.storeBytes(of: xyz.x.littleEndian, toByteOffset: o, as: Int32.self)
+        out.storeBytes(of: xyz.y.littleEndian, toByteOffset: o + 4, as: Int32.self)
+        out.storeBytes(of: xyz.z.littleEndian, toByteOffset: o + 8, as: Int32.self)
+        out.storeBytes(of: UInt16(0), toByteOffset: o + 12, as: UInt16.self)  // intensity
         out.storeBytes(of: UInt8(0x11), toByteOffset: o + 14, as: UInt8.self)  // return 1 of 1
         out.storeBytes(of: UInt8(0), toByteOffset: o + 15, as: UInt8.self)  // classification flags, channel, direction, edge
         out.storeBytes(of: UInt8(0), toByteOffset: o + 16, as: UInt8.self)  // classification: never classified

@@ -15,7 +15,7 @@ final class LAZChunkDecoder {
         guard let decoder = laz_chunk_decoder_create(items, Int32(items.count), &status) else {
             if Int(status) == LAZ_NO_MEMORY { throw PointPaintError(.tooLarge, file: file, "out of memory for the LAZ decoder") }
             throw PointPaintError(.unsupported, file: file, place: .part("header"),
-                                  "LAZ items \(LAZChunkDecoder.describe(parameters.items)) are not supported; point formats 0 to 5 compressed point-wise (item version 2) are")
+                                  "LAZ items \(LAZChunkDecoder.describe(parameters.items)) are not supported; LASzip's items of point formats 0 to 3 (version 2) and 6 to 8 (version 3) are")
         }
         self.decoder = decoder
         recordLength = parameters.recordLength

@@ -42,26 +42,32 @@ public struct LAZParameters: Sendable, Equatable {
     /// Bytes a record its items add up to.
     public var recordLength: Int { items.reduce(0) { $0 + Int($1.size) } }
 
-    /// Parameters for point-wise compression (compressor 2) of `format` (0–5) records of
-    /// `recordLength` bytes: POINT10, then GPS time, colour, and the extra bytes, each version 2.
-    /// - Throws: `.unsupported` for another format (the layered formats 6–10 come later).
-    public static func pointwise(format: UInt8, recordLength: Int, chunkSize: Int? = defaultChunkSize, file: String) throws -> LAZParameters {
-        var items = [Item(type: UInt16(LAZ_ITEM_POINT10), size: 20, version: 2)]
+    /// The parameters LASzip and lazrs write for `format` records of `recordLength` bytes: for
+    /// point formats 0–3 point-wise compression (compressor 2) of POINT10, then GPS time, colour
+    /// and the extra bytes, each version 2; for 6–8 layered compression (compressor 3) of POINT14,
+    /// then colour (with near infrared for 8) and the extra bytes, each version 3.
+    /// - Throws: `.unsupported` for another format (4, 5, 9 and 10 carry wave packets).
+    public static func standard(format: UInt8, recordLength: Int, chunkSize: Int? = defaultChunkSize, file: String) throws -> LAZParameters {
+        let v2 = { (type: Int, size: UInt16) in Item(type: UInt16(type), size: size, version: 2) }
+        let v3 = { (type: Int, size: UInt16) in Item(type: UInt16(type), size: size, version: 3) }
+        var items: [Item]
         switch format {
-        case 0: break
-        case 1: items.append(Item(type: UInt16(LAZ_ITEM_GPSTIME11), size: 8, version: 2))
-        case 2: items.append(Item(type: UInt16(LAZ_ITEM_RGB12), size: 6, version: 2))
-        case 3:
-            items.append(Item(type: UInt16(LAZ_ITEM_GPSTIME11), size: 8, version: 2))
-            items.append(Item(type: UInt16(LAZ_ITEM_RGB12), size: 6, version: 2))
+        case 0: items = [v2(LAZ_ITEM_POINT10, 20)]
+        case 1: items = [v2(LAZ_ITEM_POINT10, 20), v2(LAZ_ITEM_GPSTIME11, 8)]
+        case 2: items = [v2(LAZ_ITEM_POINT10, 20), v2(LAZ_ITEM_RGB12, 6)]
+        case 3: items = [v2(LAZ_ITEM_POINT10, 20), v2(LAZ_ITEM_GPSTIME11, 8), v2(LAZ_ITEM_RGB12, 6)]
+        case 6: items = [v3(LAZ_ITEM_POINT14, 30)]
+        case 7: items = [v3(LAZ_ITEM_POINT14, 30), v3(LAZ_ITEM_RGB14, 6)]
+        case 8: items = [v3(LAZ_ITEM_POINT14, 30), v3(LAZ_ITEM_RGBNIR14, 8)]
         default:
-            throw PointPaintError(.unsupported, file: file, "LAZ output of point format \(format) is not written yet; point formats 0 to 3 are")
+            throw PointPaintError(.unsupported, file: file, "LAZ output of point format \(format) (wave packets) is not written; point formats 0 to 3 and 6 to 8 are")
         }
+        let layered = format >= 6
         let core = items.reduce(0) { $0 + Int($1.size) }
         let extra = recordLength - core
         precondition(extra >= 0 && extra <= Int(UInt16.max), "records shorter than their point format")
-        if extra > 0 { items.append(Item(type: UInt16(LAZ_ITEM_BYTE), size: UInt16(extra), version: 2)) }
-        return LAZParameters(compressor: 2, coder: 0, version: (3, 4, 3), options: 0, chunkSize: chunkSize, items: items)
+        if extra > 0 { items.append(layered ? v3(LAZ_ITEM_BYTE14, UInt16(extra)) : v2(LAZ_ITEM_BYTE, UInt16(extra))) }
+        return LAZParameters(compressor: layered ? 3 : 2, coder: 0, version: (3, 4, 3), options: 0, chunkSize: chunkSize, items: items)
     }
 
     /// Creates parameters.
