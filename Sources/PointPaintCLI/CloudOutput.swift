@@ -39,7 +39,7 @@ enum CloudFileKind: String, CaseIterable {
 /// kind by extension; the PLY options apply to PLY output. Every file is written from the exact
 /// voxels in Morton order, so the same samples give the same bytes however the work was split.
 struct CloudOutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "File to write: .ply, .las or .laz (a cloud), or .ppstore (an exact store, to merge later).")
+    @Option(name: .shortAndLong, help: "File to write: .ply, .las, .laz or .copc.laz (a cloud), or .ppstore (an exact store, to merge later).")
     var output: String
 
     @OptionGroup(title: "PLY output") var ply: PLYOutputOptions

@@ -25,7 +25,7 @@ struct PaintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The cloud to paint (PLY).", valueName: "cloud"))
     var cloudPath: String
     @OptionGroup var capture: CaptureArgument
-    @Option(name: .shortAndLong, help: "File to write: .ply, .las or .laz; with --voxel-size also .ppstore (an exact store, to merge later).")
+    @Option(name: .shortAndLong, help: "File to write: .ply, .las, .laz or .copc.laz; with --voxel-size also .ppstore (an exact store, to merge later).")
     var output: String
     @OptionGroup var selection: FrameSelectionOptions
     @OptionGroup var sampling: SamplingOptions

@@ -578,11 +578,17 @@ def laz_files():
                 put("laz", "lazrs-format-3-variable-chunks.laz", out.getvalue())
         subprocess.run([bin_, "replay", str(SAMPLE), "-o", "v.laz", "--voxel-size", "0.4", "--frames", "0..1"], check=True, capture_output=True, cwd=tmp)
         put("laz", "pointpaint-voxels.laz", pathlib.Path(tmp, "v.laz").read_bytes())
+        # COPC: PointPaint's own, 300 voxels of one frame (two levels, three nodes) and a handful
+        # of coarse ones (one node).
+        for name, size, frames in (("levels", "0.01", "0..0"), ("one-node", "0.4", "0..1")):
+            subprocess.run([bin_, "replay", str(SAMPLE), "-o", "c.copc.laz", "--voxel-size", size, "--frames", frames], check=True,
+                           capture_output=True, cwd=tmp)
+            put("copc", "pointpaint-%s.copc.laz" % name, pathlib.Path(tmp, "c.copc.laz").read_bytes())
 
 
 def main():
     for target in ("manifest", "xyz", "cube", "ply-header", "ply-ascii", "ply-binary", "ply-cloud", "png-cube", "png-image", "png-plane",
-                   "jpeg", "exr", "lzfse", "zip", "npy", "store", "las", "laz", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
+                   "jpeg", "exr", "lzfse", "zip", "npy", "store", "las", "laz", "copc", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
                    "scanner-frame", "nerfstudio"):
         shutil.rmtree(CORPUS / target, ignore_errors=True)
     manifests()

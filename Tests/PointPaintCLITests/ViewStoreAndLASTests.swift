@@ -6,12 +6,12 @@ import Testing
 /// Screenshots need a display: run under `xvfb-run -a`.
 @Suite("view on stores and LAS files (needs a display: xvfb-run)", .serialized)
 struct ViewStoreAndLASTests {
-    @Test("a store and a LAS file render as the PLY of the same replay")
+    @Test("a store and a LAS, LAZ or COPC file render as the PLY of the same replay")
     func sameRender() throws {
         try ViewCommandTests.requireDisplay()
         let (dir, capture) = try StoreCommandsTests.capture()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for output in ["x.ply", "x.las", "x.ppstore"] {
+        for output in ["x.ply", "x.las", "x.ppstore", "x.laz", "x.copc.laz"] {
             let extra = output.hasSuffix(".ply") ? ["--float-colors", "always"] : []
             try StoreCommandsTests.run(["replay", capture, "-o", dir + "/" + output, "--voxel-size", "0.05", "--quiet"] + extra)
             try StoreCommandsTests.run(["view", dir + "/" + output, "--screenshot", dir + "/\(output).png", "--size", "96x64",
@@ -25,6 +25,9 @@ struct ViewStoreAndLASTests {
         // LAS colours are 16-bit codes of the same colours: at most a level apart once drawn.
         #expect(ViewCommandTests.foreground(las) == ViewCommandTests.foreground(ply))
         #expect(zip(las.samples8, ply.samples8).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        // LAZ holds the LAS file's records; COPC the same records in octree order.
+        #expect(try PNGImage(contentsOf: dir + "/x.laz.png").samples8 == las.samples8)
+        #expect(try PNGImage(contentsOf: dir + "/x.copc.laz.png").samples8 == las.samples8)
         let info = try StoreCommandsTests.run(["info", dir + "/x.las"])
         #expect(info.stdout.contains("LAS 1.4, point format 7") && info.stdout.contains("voxel size: 0.05"))
     }

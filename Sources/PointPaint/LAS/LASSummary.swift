@@ -6,11 +6,18 @@ public struct LASSummary: Sendable, CustomStringConvertible {
     public var path: String
     /// The header.
     public var header: LASHeader
+    /// A COPC file's `info` record and hierarchy, checked.
+    public var copc: COPCFile.Summary?
 
-    /// Reads the header of the LAS file at `path`.
+    /// Reads the header of the LAS file at `path` (and a COPC file's hierarchy).
     public init(path: String) throws {
         self.path = path
-        header = try LASReader.readHeader(path: path)
+        let (header, copc) = try MappedBytes(mapping: path, expected: "a LAS file").withUnsafeBytes { bytes in
+            let h = try LASReader.header(bytes, file: path)
+            return (h, COPCFile.isCOPC(h) ? try COPCFile.summary(bytes, header: h, file: path) : nil)
+        }
+        self.header = header
+        self.copc = copc
     }
 
     /// Several lines, the first naming the file, version and format; control and invisible
@@ -31,6 +38,10 @@ public struct LASSummary: Sendable, CustomStringConvertible {
                 return "LASzip compressor \(p.compressor) (\(kind)), \(chunks): \(LAZChunkDecoder.describe(p.items))"
             } ?? "no valid LASzip record"
             lines.append("  compression: LAZ, \(how)")
+        }
+        if let c = copc {
+            lines.append("  COPC: \(c.nodes) octree nodes holding \(c.points) points in \(c.levels) level\(c.levels == 1 ? "" : "s"), "
+                + "root cube centre \(f(c.info.center)) half-size \(c.info.halfsize), spacing \(c.info.spacing)")
         }
         lines.append("  colour: " + (LASHeader.colorOffset(format: h.pointFormat) == nil ? "none" : "red green blue (16-bit)"))
         for r in h.records {

@@ -112,15 +112,19 @@ public struct LASWriter: Sendable {
     public static func compresses(path: String) -> Bool { (path as NSString).pathExtension.lowercased() == "laz" }
 
     /// The header of a file PointPaint writes to `path`: LAS 1.4, point format 7, compressed for
-    /// LAZ with the LASzip record after `records`.
+    /// LAZ with the LASzip record after `records`; for COPC (`.copc.laz`) the `info` record first
+    /// and chunks of any size.
     func header(path: String, pointCount: Int, scale: SIMD3<Double>, offset: SIMD3<Double>, min: SIMD3<Double>, max: SIMD3<Double>,
                 records: [LASHeader.VariableLengthRecord]) -> LASHeader {
         let compressed = Self.compresses(path: path)
+        let copc = COPCFile.named(path)
+        // A COPC file's `info` record comes first; its values are known once the points are.
+        let all = copc ? [COPCFile.placeholder] + records + [LASRecordSink.copcParameters.record]
+                       : records + (compressed ? [LASRecordSink.parameters.record] : [])
         return LASHeader(
             version: (1, 4), headerSize: Self.headerSize, pointDataOffset: 0, pointFormat: 7, recordLength: Self.recordLength,
             pointCount: pointCount, globalEncoding: 1 << 4, systemIdentifier: "PROCESSING", generatingSoftware: "PointPaint",
-            scale: scale, offset: offset, min: min, max: max,
-            records: records + (compressed ? [LASRecordSink.parameters.record] : []), compressed: compressed)
+            scale: scale, offset: offset, min: min, max: max, records: all, compressed: compressed)
     }
 
     /// One format 7 record at byte `o` of `out`: scaled coordinates `xyz`, colour `c`

@@ -28,7 +28,7 @@ let harnesses: [Entry] = [
     Entry(PLYHeaderHarness.self), Entry(PLYASCIIHarness.self), Entry(PLYBinaryHarness.self), Entry(PLYCloudHarness.self),
     Entry(PNGCubeHarness.self), Entry(PNGImageHarness.self), Entry(PNGPlaneHarness.self),
     Entry(JPEGHarness.self), Entry(EXRHarness.self), Entry(LZFSEHarness.self), Entry(ZipHarness.self), Entry(NPYHarness.self),
-    Entry(StoreHarness.self), Entry(LASHarness.self), Entry(LAZHarness.self), Entry(StrayCSVHarness.self), Entry(Record3DArchiveHarness.self), Entry(Record3DMetadataHarness.self),
+    Entry(StoreHarness.self), Entry(LASHarness.self), Entry(LAZHarness.self), Entry(COPCHarness.self), Entry(StrayCSVHarness.self), Entry(Record3DArchiveHarness.self), Entry(Record3DMetadataHarness.self),
     Entry(PolycamCameraHarness.self), Entry(ScannerAppFrameHarness.self), Entry(NerfstudioTransformsHarness.self),
 ]
 
