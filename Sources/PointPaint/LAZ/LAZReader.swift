@@ -23,8 +23,9 @@ public enum LAZReader {
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let input = SendableBytes(bytes)
         var position = 0
+        // No more threads than chunks: a file of one chunk is decoded on the caller's thread.
         let pipeline = OrderedPipeline<(LAZChunk, Int), [UInt8]>(
-            workers: threads - 1, window: 2 * threads, name: "PointPaint LAZ",
+            workers: Swift.min(threads, chunks.count) - 1, window: 2 * threads, name: "PointPaint LAZ",
             input: {
                 guard position < chunks.count else { return nil }
                 defer { position += 1 }
