@@ -36,16 +36,22 @@ import PointPaint
     }
 
     /// Expects `moved` to be `base` moved by `offset`: the same count and colours, positions
-    /// within `tolerance`.
+    /// within `tolerance`. Points are paired by position (a file lists voxels in the Morton order
+    /// of cells counted from its origin, which a move may reorder).
     static func expectMoved(_ moved: String, of base: String, by offset: SIMD3<Double>, tolerance: Double) throws {
         let a = try vertices(base), b = try vertices(moved)
         #expect(a.positions.count == b.positions.count && !a.positions.isEmpty)
-        #expect(a.colors == b.colors, "colours differ after a move by \(offset)")
-        var largest = 0.0
-        for (p, q) in zip(a.positions, b.positions) {
-            let d = q - offset - p
-            largest = max(largest, d.x.magnitude, d.y.magnitude, d.z.magnitude)
+        func order(_ p: [SIMD3<Double>]) -> [Int] {
+            p.indices.sorted { i, j in (p[i].x, p[i].y, p[i].z) < (p[j].x, p[j].y, p[j].z) }
         }
+        let ia = order(a.positions), ib = order(b.positions.map { $0 - offset })
+        var largest = 0.0, colours = 0
+        for (i, j) in zip(ia, ib) {
+            let d = b.positions[j] - offset - a.positions[i]
+            largest = max(largest, d.x.magnitude, d.y.magnitude, d.z.magnitude)
+            if a.colors[i] != b.colors[j] { colours += 1 }
+        }
+        #expect(colours == 0, "\(colours) colours differ after a move by \(offset)")
         #expect(largest <= tolerance, "positions moved by \(offset) are off by up to \(largest) m")
         #expect(b.type == "float64", "map coordinates are written as double, found \(b.type)")
     }
@@ -145,6 +151,24 @@ import PointPaint
         }
     }
 
+    @Test func replayOfMovedFeaturePointsGivesTheUnmovedVoxelsMoved() throws {
+        // The sample's feature points (.xyz) and cameras moved into map coordinates: the points
+        // keep every digit (a Float would move them in 0.5 m steps at 5,400 km).
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let size = 0.02
+        let base = try Tool.run(["replay", "Captures/sample", "-o", dir + "/base.ply", "--voxel-size", "\(size)", "--quiet"])
+        #expect(base.status == 0, "\(base.stderr)")
+        for (k, offset) in Self.moves.enumerated() {
+            let capture = dir + "/moved\(k)"
+            try Self.copyCapture("Captures/sample", to: capture, movedBy: offset, keepingPoints: true)
+            let out = dir + "/moved\(k).ply"
+            let result = try Tool.run(["replay", capture, "-o", out, "--voxel-size", "\(size)", "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+            try Self.expectMoved(out, of: dir + "/base.ply", by: offset, tolerance: size / 16)
+        }
+    }
+
     @Test func paintOfAMovedCloudAndCaptureGivesTheUnmovedColours() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -200,8 +224,9 @@ import PointPaint
     }
 
     /// Copies the version-1 capture at `source` to `destination` with every camera moved by
-    /// `offset` (the translation of each column-major transform) and feature points dropped.
-    static func copyCapture(_ source: String, to destination: String, movedBy offset: SIMD3<Double>) throws {
+    /// `offset` (the translation of each column-major transform) and feature points dropped, or
+    /// with `keepingPoints` moved too (each `.xyz` file rewritten in full precision).
+    static func copyCapture(_ source: String, to destination: String, movedBy offset: SIMD3<Double>, keepingPoints: Bool = false) throws {
         try FileManager.default.copyItem(atPath: source, toPath: destination)
         let url = URL(fileURLWithPath: destination + "/capture.json")
         var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
@@ -212,7 +237,14 @@ import PointPaint
             for axis in 0 ..< 3 { transform[12 + axis] += offset[axis] }
             camera["transform"] = transform
             frames[i]["camera"] = camera
-            frames[i]["points"] = nil
+            if keepingPoints, let name = frames[i]["points"] as? String {
+                let path = destination + "/" + name
+                let points = try XYZFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: name)
+                let moved = points.map { FeaturePoint(world: $0.world + offset, id: $0.id) }
+                try XYZFormat.format(moved).write(toFile: path, atomically: true, encoding: .utf8)
+            } else {
+                frames[i]["points"] = nil
+            }
         }
         manifest["frames"] = frames
         try JSONSerialization.data(withJSONObject: manifest).write(to: url)

@@ -16,6 +16,7 @@ import lazrs
 import numpy as np
 import plyfile
 import pytest
+from laspy.vlrs.vlrlist import VLRList
 
 BACKENDS = [laspy.LazBackend.Lazrs, laspy.LazBackend.Laszip]
 
@@ -182,3 +183,20 @@ def test_wave_packets_are_one_line(tmp_path, pointpaint_bin):
     r = run(pointpaint_bin, "convert", str(tmp_path / "w.laz"), "-o", str(tmp_path / "w.las"), check=False)
     assert r.returncode != 0 and not (tmp_path / "w.las").exists()
     assert r.stderr.count("\n") == 1 and "WAVEPACKET13 v2" in r.stderr, r.stderr
+
+
+def test_convert_keeps_records_and_extended_records(tmp_path, pointpaint_bin):
+    """convert LAS -> LAZ -> LAS keeps the variable-length and extended records laspy wrote,
+    every point, and the header's scales and offsets."""
+    las = cloud(7, True, 1_000, seed=77)
+    las.header.vlrs.append(laspy.VLR(user_id="someone", record_id=7, description="a record", record_data=b"payload"))
+    las.evlrs = VLRList([laspy.VLR(user_id="other", record_id=9, description="an extended one", record_data=b"x" * 70_000)])
+    las.write(str(tmp_path / "a.las"))
+    run(pointpaint_bin, "convert", str(tmp_path / "a.las"), "-o", str(tmp_path / "b.laz"))
+    run(pointpaint_bin, "convert", str(tmp_path / "b.laz"), "-o", str(tmp_path / "c.las"))
+    for name in ("b.laz", "c.las"):
+        back = laspy.read(str(tmp_path / name))
+        assert back.points.array.tobytes() == las.points.array.tobytes(), name
+        assert [(v.user_id, v.record_id, bytes(v.record_data)) for v in back.vlrs if v.user_id == "someone"] == [("someone", 7, b"payload")]
+        assert [(v.user_id, v.record_id, len(v.record_data)) for v in back.evlrs] == [("other", 9, 70_000)], name
+        assert np.array_equal(back.header.scales, las.header.scales) and np.array_equal(back.header.offsets, las.header.offsets)

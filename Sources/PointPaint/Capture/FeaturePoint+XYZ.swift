@@ -26,7 +26,7 @@ public enum XYZFormat {
                     cursor.endLine()
                     continue
                 }
-                var xyz = SIMD3<Float>()
+                var xyz = SIMD3<Double>()
                 var token = first
                 for k in 0 ..< 3 {
                     if k > 0 {
@@ -39,7 +39,7 @@ public enum XYZFormat {
                     guard value.isFinite, abs(value) <= Double(Float.greatestFiniteMagnitude) else {
                         throw fail(.outOfRange, "a finite coordinate for \(["x", "y", "z"][k])", found: token)
                     }
-                    xyz[k] = Float(value)
+                    xyz[k] = value
                 }
                 var id: UInt64?
                 if let idToken = cursor.nextToken() {
@@ -50,7 +50,7 @@ public enum XYZFormat {
                     id = value.magnitude
                     guard cursor.nextToken() == nil else { throw fail(.malformed, "at most 4 fields") }
                 }
-                points.append(FeaturePoint(position: xyz, id: id))
+                points.append(FeaturePoint(world: xyz, id: id))
                 cursor.endLine()
             }
             return points
@@ -58,13 +58,14 @@ public enum XYZFormat {
     }
 
     /// Formats points as `.xyz` text; coordinates print in the shortest form that reads back
-    /// to the same `Float`, so a write–read round trip is exact.
+    /// to the same `Float` (or, for a point with an exact position, the same `Double`), so a
+    /// write–read round trip is exact.
     public static func format(_ points: [FeaturePoint], comment: String? = nil) -> String {
         var out = ""
         out.reserveCapacity(points.count * 32)
         if let comment { out += "# \(comment)\n" }
         for p in points {
-            out += "\(p.position.x) \(p.position.y) \(p.position.z)"
+            if let e = p.exact { out += "\(e.x) \(e.y) \(e.z)" } else { out += "\(p.position.x) \(p.position.y) \(p.position.z)" }
             if let id = p.id { out += " \(id)" }
             out += "\n"
         }

@@ -8,19 +8,19 @@ package enum PLYFeaturePoints {
         guard let vertex = ply[element: "vertex"] else {
             throw PointPaintError(.missing, file: file, place: .part("header"), "expected a vertex element with x, y, z")
         }
-        var columns: [[Float]] = []
+        var columns: [[Double]] = []
         for name in ["x", "y", "z"] {
             guard let property = vertex[property: name], property.listOffsets.isEmpty else {
                 throw PointPaintError(.missing, file: file, place: .part("header"), "expected a scalar vertex property \(name)")
             }
-            columns.append(property.values.floats())
+            columns.append(property.values.doubles())
         }
         let ids = vertex[property: "id"].flatMap { $0.type.valueType.isInteger && $0.listOffsets.isEmpty ? $0.values.doubles() : nil }
         var points: [FeaturePoint] = []
         points.reserveCapacity(vertex.count)
         for i in 0 ..< vertex.count {
             let p = SIMD3(columns[0][i], columns[1][i], columns[2][i])
-            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
+            guard p.x.isFinite, p.y.isFinite, p.z.isFinite, WorldOrigin.farthest(p, p) <= Double(Float.greatestFiniteMagnitude) else {
                 throw PointPaintError(.outOfRange, file: file, place: .element("vertex", i), "expected finite coordinates, found (\(p.x), \(p.y), \(p.z))")
             }
             var id: UInt64?
@@ -31,7 +31,7 @@ package enum PLYFeaturePoints {
                 }
                 id = UInt64(ids[i])
             }
-            points.append(FeaturePoint(position: p, id: id))
+            points.append(FeaturePoint(world: p, id: id))
         }
         return points
     }

@@ -152,7 +152,8 @@ extension [FeaturePoint] {
         guard origin != .zero else { return self }
         return map { p in
             var q = p
-            q.position = SIMD3<Float>(SIMD3<Double>(p.position) - origin)
+            q.position = SIMD3<Float>(p.world - origin)
+            q.exact = nil
             return q
         }
     }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Converts LAS to LAZ and back, keeping every field of every point, the header (but for what
 /// compression changes: the format byte's compression bit, the point data offset, the record
-/// count and the extended records' offset), every variable-length record but the LASzip one,
-/// and the extended records: `pointpaint convert`. Described in docs/laz.md.
+/// counts and the extended records' offset), every variable-length record but the LASzip one,
+/// and the extended records: `pointpaint convert`. A COPC file converts to plain LAS or LAZ: its
+/// `info` record and hierarchy describe an arrangement the output does not keep, so they go.
+/// Described in docs/laz.md.
 public enum LASConverter {
     /// What a conversion did.
     public struct Summary: Sendable, Equatable {
@@ -15,15 +17,22 @@ public enum LASConverter {
 
     /// Writes the LAS or LAZ file at `input` to `output`, LAZ when its name ends in `.laz`.
     /// - Throws: what reading the input throws; `.unsupported` for LAZ output of a point format
-    ///   the writer does not compress yet.
+    ///   the writer does not compress (wave packets), or for COPC output (`.copc.laz`: the
+    ///   commands that write clouds write COPC).
     @discardableResult
     public static func convert(_ input: String, to output: String) throws -> Summary {
-        try MappedBytes(mapping: input, expected: "a LAS file").withUnsafeBytes { bytes in
+        guard !COPCFile.named(output) else {
+            throw PointPaintError(.unsupported, file: output, place: .part("-o"),
+                                  "convert writes LAS and LAZ; write COPC with the command that makes the cloud (replay, voxelize, paint or merge -o x.copc.laz)")
+        }
+        return try MappedBytes(mapping: input, expected: "a LAS file").withUnsafeBytes { bytes in
             let h = try LASReader.header(bytes, file: input)
             let compress = LASWriter.compresses(path: output)
             let parameters = compress ? try LAZParameters.standard(format: h.pointFormat, recordLength: h.recordLength, file: output) : nil
-            let extended = try extendedRecords(bytes, header: h, file: input)
-            var records = h.records.filter { !($0.userID == LAZParameters.userID && $0.recordID == LAZParameters.recordID) }
+            let extended = try extendedRecords(bytes, header: h, file: input).filter { !$0.copc }
+            var records = h.records.filter {
+                !($0.userID == LAZParameters.userID && $0.recordID == LAZParameters.recordID) && $0.userID != COPCFile.userID
+            }
             if let parameters { records.append(parameters.record) }
             let vlrs = LASWriter.encoded(records: records)
             var head = Array(UnsafeRawBufferPointer(rebasing: bytes[..<h.headerSize]))
@@ -31,6 +40,10 @@ public enum LASConverter {
             put(UInt32(h.headerSize + vlrs.count), at: 96)
             put(UInt32(records.count), at: 100)
             head[104] = h.pointFormat | (compress ? 0x80 : 0)
+            if h.headerSize >= 375 {
+                put(UInt32(extended.count), at: 243)
+                if extended.isEmpty { put(UInt64(0), at: 235) }
+            }
             try AtomicFile.write(to: output) { temporary in
                 var sink = try LASRecordSink.start(FileSink(creating: temporary, file: output), headerBytes: head + vlrs, parameters: parameters, file: output)
                 if h.compressed {
@@ -40,8 +53,8 @@ public enum LASConverter {
                 }
                 // The extended records follow the points (and a LAZ file's chunk table); their new
                 // offset goes into the header.
-                if let extended, h.headerSize >= 375 {
-                    try sink.finish(trailer: UnsafeRawBufferPointer(rebasing: bytes[extended]), offsetAt: 235)
+                if !extended.isEmpty, h.headerSize >= 375 {
+                    try sink.finish(trailer: extended.flatMap { Array(UnsafeRawBufferPointer(rebasing: bytes[$0.range])) }, offsetAt: 235)
                 } else {
                     try sink.finish()
                 }
@@ -50,13 +63,14 @@ public enum LASConverter {
         }
     }
 
-    /// The byte range of the file's extended variable-length records (LAS 1.4), checked record
-    /// by record, or nil without any.
-    static func extendedRecords(_ bytes: UnsafeRawBufferPointer, header h: LASHeader, file: String) throws -> Range<Int>? {
-        guard let start = h.extendedRecordsOffset else { return nil }
+    /// The file's extended variable-length records (LAS 1.4): each one's byte range, and whether
+    /// it is COPC's; checked record by record.
+    static func extendedRecords(_ bytes: UnsafeRawBufferPointer, header h: LASHeader, file: String) throws -> [(range: Range<Int>, copc: Bool)] {
+        guard let start = h.extendedRecordsOffset else { return [] }
         let cursor = ByteCursor(bytes)
         let count = Int(cursor.load(UInt32.self, at: 243, byteSwapped: UInt16(1).bigEndian == 1))
         var at = start
+        var records: [(range: Range<Int>, copc: Bool)] = []
         for k in 0 ..< count {
             guard bytes.count - at >= 60 else {
                 throw PointPaintError(.malformed, file: file, place: .element("extended variable-length record", k),
@@ -67,8 +81,10 @@ public enum LASConverter {
                 throw PointPaintError(.malformed, file: file, place: .element("extended variable-length record", k),
                                       "declares \(length) bytes of data, past the end of the file")
             }
+            let user = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(at + 2) ..< (at + 18)]).prefix { $0 != 0 }, as: UTF8.self)
+            records.append((at ..< at + 60 + Int(length), user == COPCFile.userID))
             at += 60 + Int(length)
         }
-        return start ..< at
+        return records
     }
 }

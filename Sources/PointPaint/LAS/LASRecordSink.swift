@@ -86,7 +86,7 @@ struct LASRecordSink: ~Copyable {
 
     /// Ends the points (the last chunk, the chunk table and its offset), writes `trailer` after
     /// them with its offset (64-bit) at byte `offsetAt`, and closes the file.
-    consuming func finish(trailer: UnsafeRawBufferPointer? = nil, offsetAt: Int? = nil) throws {
+    consuming func finish(trailer: [UInt8]? = nil, offsetAt: Int? = nil) throws {
         if let copc {
             try writeOctree(header: copc)
             try sink.finish()
@@ -101,7 +101,7 @@ struct LASRecordSink: ~Copyable {
         }
         if let trailer {
             let start = sink.offset
-            try sink.write(trailer)
+            try trailer.withUnsafeBytes { try sink.write($0) }
             if let offsetAt { try withUnsafeBytes(of: UInt64(start).littleEndian) { try sink.write($0, at: offsetAt) } }
         }
         try sink.finish()

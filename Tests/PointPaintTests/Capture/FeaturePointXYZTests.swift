@@ -38,4 +38,16 @@ import Testing
         let error = try #require(pointPaintError { _ = try XYZFormat.parse(Array(line.utf8), file: "l.xyz") })
         #expect(error.kind == .malformed && error.description.count < 200, "\(error.description.prefix(300))")
     }
+
+    @Test func mapCoordinatesKeepEveryDigit() throws {
+        // At 5,400 km a Float moves in 0.5 m steps: the file's digits are kept beside it.
+        let text = "500000.123456 5400000.654321 120.25 7\n0.5 -1.25 2 8\n"
+        let points = try XYZFormat.parse(Array(text.utf8), file: "m.xyz")
+        #expect(points[0].exact == SIMD3(500000.123456, 5400000.654321, 120.25) && points[0].id == 7)
+        #expect(points[0].world == SIMD3(500000.123456, 5400000.654321, 120.25))
+        #expect(points[0].position == SIMD3<Float>(500000.125, 5400000.5, 120.25))
+        #expect(points[1].exact == nil && points[1].world == SIMD3(0.5, -1.25, 2))
+        // Written back, the digits read back the same.
+        #expect(try XYZFormat.parse(Array(XYZFormat.format(points).utf8), file: "m.xyz") == points)
+    }
 }

@@ -41,6 +41,22 @@ struct COPCTests {
         #expect(try LAZParameters(header: summary.header, file: "x").chunkSize == nil)
     }
 
+    @Test("convert turns COPC into plain LAS and LAZ without its records, and does not write COPC")
+    func convert() throws {
+        let dir = TemporaryDirectory()
+        let (positions, colors) = scene(5_000)
+        try LASWriter().write(positions: positions, colors: colors, to: dir.file("x.copc.laz"))
+        for name in ["y.las", "y.laz"] {
+            try LASConverter.convert(dir.file("x.copc.laz"), to: dir.file(name))
+            let h = try LASReader.readHeader(path: dir.file(name))
+            #expect(!h.records.contains { $0.userID == COPCFile.userID } && h.extendedRecordsOffset == nil && !COPCFile.isCOPC(h))
+            #expect(try sorted(LASReader.readCloud(path: dir.file(name))) == sorted(LASReader.readCloud(path: dir.file("x.copc.laz"))))
+        }
+        let refused = try #require(throws: PointPaintError.self) { try LASConverter.convert(dir.file("y.las"), to: dir.file("z.copc.laz")) }
+        #expect(refused.kind == .unsupported && refused.place == .part("-o"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("z.copc.laz")))
+    }
+
     @Test("the octree puts a point at the shallowest level whose cell is free")
     func octreeLevels() {
         // Four points in one root cell of a 1 m cube: the first stays at level 0, the next go deeper.
