@@ -45,7 +45,7 @@ public enum LASConverter {
                 if extended.isEmpty { put(UInt64(0), at: 235) }
             }
             try AtomicFile.write(to: output) { temporary in
-                var sink = try LASRecordSink.start(FileSink(creating: temporary, file: output), headerBytes: head + vlrs, parameters: parameters, file: output)
+                var sink = try LASRecordSink.start(FileSink(creating: temporary, file: output), headerBytes: head + vlrs, parameters: parameters)
                 if h.compressed {
                     try LAZReader.forEachRecords(bytes, header: h, file: input) { try sink.write($0) }
                 } else {

@@ -7,7 +7,6 @@ struct LASRecordSink: ~Copyable {
     /// Whether the file is LAZ.
     let compressed: Bool
     private var sink: FileSink
-    private let file: String
     /// Records not yet compressed (LAZ), at most a chunk's.
     private var pending: [UInt8] = []
     private var chunks: [LAZChunk] = []
@@ -25,27 +24,25 @@ struct LASRecordSink: ~Copyable {
     static let copcParameters = try! LAZParameters.standard(format: 7, recordLength: LASWriter.recordLength, chunkSize: nil, file: "")
 
     /// Writes `header` (and its records) to `sink`, then takes points.
-    static func start(_ sink: consuming FileSink, header: LASHeader, file: String) throws -> LASRecordSink {
+    static func start(_ sink: consuming FileSink, header: LASHeader) throws -> LASRecordSink {
         let copc = COPCFile.isCOPC(header)
         return try start(sink, headerBytes: LASWriter.encoded(header), parameters: header.compressed ? (copc ? copcParameters : parameters) : nil,
-                         copc: copc ? header : nil, file: file)
+                         copc: copc ? header : nil)
     }
 
     /// Writes `headerBytes` (the header block and its records) to `sink`, then takes points,
     /// compressed with `parameters` when given, in a COPC octree when `copc` (the header) is.
-    static func start(_ sink: consuming FileSink, headerBytes: [UInt8], parameters: LAZParameters?, copc: LASHeader? = nil,
-                      file: String) throws -> LASRecordSink {
+    static func start(_ sink: consuming FileSink, headerBytes: [UInt8], parameters: LAZParameters?, copc: LASHeader? = nil) throws -> LASRecordSink {
         try headerBytes.withUnsafeBytes { try sink.write($0) }
         // A LAZ file's chunk table offset, filled in at the end.
         if parameters != nil { try withUnsafeBytes(of: Int64(-1).littleEndian) { try sink.write($0) } }
-        return LASRecordSink(sink, parameters: parameters, pointStart: headerBytes.count, copc: copc, file: file)
+        return LASRecordSink(sink, parameters: parameters, pointStart: headerBytes.count, copc: copc)
     }
 
-    private init(_ sink: consuming FileSink, parameters: LAZParameters?, pointStart: Int, copc: LASHeader?, file: String) {
+    private init(_ sink: consuming FileSink, parameters: LAZParameters?, pointStart: Int, copc: LASHeader?) {
         self.sink = sink
         compressed = parameters != nil
         self.pointStart = pointStart
-        self.file = file
         self.copc = copc
         encoder = parameters.map(LAZChunkEncoder.init)
         chunkSize = parameters?.chunkSize ?? LAZParameters.defaultChunkSize

@@ -58,7 +58,7 @@ extension LASWriter {
         ])
         let length = Self.recordLength
         try AtomicFile.write(to: path) { temporary in
-            var sink = try LASRecordSink.start(FileSink(creating: temporary, file: path), header: header, file: path)
+            var sink = try LASRecordSink.start(FileSink(creating: temporary, file: path), header: header)
             let chunk = 1 << 16
             var buffer = [UInt8](repeating: 0, count: min(chunk, max(positions.count, 1)) * length)
             var start = 0

@@ -63,7 +63,7 @@ public struct LASWriter: Sendable {
                                            data: Array(Array(lines.joined(separator: "\n").utf8).prefix(Int(UInt16.max)))),
         ])
         try AtomicFile.write(to: path) { temporary in
-            var sink = try LASRecordSink.start(FileSink(creating: temporary, file: path), header: header, file: path)
+            var sink = try LASRecordSink.start(FileSink(creating: temporary, file: path), header: header)
             try source.rewind()
             var chunk = CloudChunk()
             var buffer: [UInt8] = []

@@ -1,7 +1,7 @@
 import LAZCodec
 
-/// A chunk decoder of the C codec for one item list: reused across the chunks one thread
-/// decodes, freed with it. Not shared between threads.
+/// A chunk decoder of the C codec for one item list, freed with it; one thread at a time.
+/// `LAZReader` makes one a chunk.
 final class LAZChunkDecoder {
     private let decoder: OpaquePointer
     /// Bytes a record.

@@ -111,8 +111,8 @@ public enum LAZChunkTable {
         return chunks
     }
 
-    /// The table of `chunks` as written at `offset`-less position after them: version, count and
-    /// the coded sizes (and counts, when `variable`).
+    /// The table of `chunks` as written after them: version, count and the coded sizes (and
+    /// counts, when `variable`).
     public static func encode(_ chunks: [LAZChunk], variable: Bool) -> [UInt8] {
         var out = LittleEndianBytes()
         out.u32(0)
