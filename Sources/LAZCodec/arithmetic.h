@@ -63,6 +63,7 @@ static inline uint32_t laz_decode_bit(laz_decoder *d, laz_bit_model *m) {
 }
 
 static inline uint32_t laz_decode_symbol(laz_decoder *d, laz_symbol_model *m) {
+    laz_symbol_model_ready(m);
     uint32_t n, sym, x, y = d->length;
     if (m->decoder_table) {
         uint32_t dv = d->value / (d->length >>= LAZ_SYMBOL_SHIFT);
@@ -199,6 +200,7 @@ static inline void laz_encode_bit(laz_encoder *e, laz_bit_model *m, uint32_t sym
 }
 
 static inline void laz_encode_symbol(laz_encoder *e, laz_symbol_model *m, uint32_t sym) {
+    laz_symbol_model_ready(m);
     uint32_t x, init_base = e->base;
     if (sym == m->last_symbol) {
         x = m->distribution[sym] * (e->length >> LAZ_SYMBOL_SHIFT);

@@ -22,12 +22,17 @@ int laz_symbol_model_init(laz_symbol_model *m, uint32_t symbols, int decoder) {
         m->table_size = table_size;
         m->table_shift = table_shift;
     }
+    m->pending = 1;
+    return 0;
+}
+
+void laz_symbol_model_start(laz_symbol_model *m) {
+    m->pending = 0;
     m->total_count = 0;
     m->update_cycle = m->symbols;
     for (uint32_t k = 0; k < m->symbols; k++) m->symbol_count[k] = 1;
     laz_symbol_model_update(m);
     m->symbols_until_update = m->update_cycle = (m->symbols + 6) >> 1;
-    return 0;
 }
 
 void laz_symbol_model_update(laz_symbol_model *m) {

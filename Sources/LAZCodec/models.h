@@ -20,6 +20,10 @@ typedef struct {
     uint32_t *distribution, *symbol_count, *decoder_table;
     uint32_t total_count, update_cycle, symbols_until_update;
     uint32_t symbols, last_symbol, table_size, table_shift;
+    /// Reset but not yet equiprobable: the first symbol coded with the model makes it so. A chunk
+    /// sets up hundreds of models (an integer compressor has one per corrector width) and uses a
+    /// few, so the reset's cost is paid only for those.
+    uint32_t pending;
 } laz_symbol_model;
 
 typedef struct {
@@ -27,9 +31,16 @@ typedef struct {
     uint32_t bit_0_prob, bit_0_count, bit_count;
 } laz_bit_model;
 
-/// Allocates (first call) and resets `m` to `symbols` equiprobable symbols (2…2048). `decoder`
-/// builds the lookup table. Returns 0, or -1 when memory runs out.
+/// Allocates (first call) and resets `m` to `symbols` equiprobable symbols (2…2048), which takes
+/// effect when the model is first used (`laz_symbol_model_ready`). `decoder` builds the lookup
+/// table. Returns 0, or -1 when memory runs out.
 int laz_symbol_model_init(laz_symbol_model *m, uint32_t symbols, int decoder);
+/// Makes a reset model equiprobable: its counts, distribution and lookup table.
+void laz_symbol_model_start(laz_symbol_model *m);
+/// Called before every symbol coded with `m`: the model's first use after a reset starts it.
+static inline void laz_symbol_model_ready(laz_symbol_model *m) {
+    if (__builtin_expect(m->pending != 0, 0)) laz_symbol_model_start(m);
+}
 /// Rebuilds the distribution from the counts (halving them past the maximum).
 void laz_symbol_model_update(laz_symbol_model *m);
 void laz_symbol_model_free(laz_symbol_model *m);
