@@ -53,18 +53,9 @@ struct CloudOutputOptions: ParsableArguments {
     func validate() throws {
         let kind: CloudFileKind
         do { kind = try CloudFileKind(path: output) } catch let error as PointPaintError { throw ValidationError(error.description) }
-        if kind != .ply, let option = plyOptionGiven {
+        if kind != .ply, let option = ply.optionGiven {
             throw ValidationError("\(option) applies to PLY output, not to the .\(kind.rawValue) file \(output)")
         }
-    }
-
-    /// The first PLY option set away from its default, as spelled on the command line.
-    private var plyOptionGiven: String? {
-        if ply.geometry != .points { return "--geometry" }
-        if ply.plyEncoding != .binary { return "--ply" }
-        if ply.floatColors != .auto { return "--float-colors" }
-        if ply.positions != .auto { return "--ply-positions" }
-        return nil
     }
 
     /// Writes `source` to `-o` in the kind of file its extension names; PLY headers carry the

@@ -43,12 +43,7 @@ struct PaintCommand: ParsableCommand {
     var exposure: ExposureMode = .off
     @Option(help: "Points no frame sees: keep them (own colour, or flagged unpainted) or drop them. Stores of parts of a capture merge to the whole's exactly only with drop: a kept point's own colour counts as a sample of its voxel.")
     var unseen: CloudPainter.Unseen = .keep
-    @Option(name: .customLong("ply"), help: "PLY encoding (binary is little-endian).")
-    var plyEncoding: PLYEncodingOption = .binary
-    @Option(name: .customLong("float-colors"), help: "When to write exact float colours beside the 8-bit ones (auto: when a colour lies outside sRGB).")
-    var floatColors: PLYWideColor = .auto
-    @Option(name: .customLong("ply-positions"), help: PLYOutputOptions.positionsHelp)
-    var positions: PLYPositionType = .auto
+    @OptionGroup var ply: PLYEncodingOptions
     @Flag(help: "Add 'views' (observations of each point or voxel) and 'colour_sd' (the largest channel's weighted standard deviation of its observations, linear light) to the PLY; a .ppstore keeps each voxel's sums of squares for it.")
     var qualityProperties = false
     @Flag(help: "Print only the summary, no progress.")
@@ -62,8 +57,8 @@ struct PaintCommand: ParsableCommand {
         if kind == .ppstore, voxelSize == nil {
             throw ValidationError("a .ppstore file holds voxels: give --voxel-size to paint voxels into \(output), or write a .ply or .las of the cloud's own points")
         }
-        if kind != .ply, plyEncoding != .binary || floatColors != .auto || positions != .auto {
-            throw ValidationError("--ply, --float-colors and --ply-positions apply to PLY output, not to the .\(kind.rawValue) file \(output)")
+        if kind != .ply, let option = ply.optionGiven {
+            throw ValidationError("\(option) applies to PLY output, not to the .\(kind.rawValue) file \(output)")
         }
         if kind.isLAS, qualityProperties {
             throw ValidationError("--quality-properties adds PLY properties (or a store's sums of squares), not LAS ones: write a .ply or .ppstore instead of \(output)")
@@ -103,9 +98,9 @@ struct PaintCommand: ParsableCommand {
         let kind = try CloudFileKind(path: output)
         switch kind {
         case .ply:
-            try result.writePLY(to: output, encoding: plyEncoding.encoding, wideColor: floatColors, source: capture.path,
+            try result.writePLY(to: output, encoding: ply.plyEncoding.encoding, wideColor: ply.floatColors, source: capture.path,
                                 comments: ["painted \(cloudPath) with visibility \(visibility.rawValue), accumulate \(accumulate.rawValue)"],
-                                qualityProperties: qualityProperties, positionType: positions)
+                                qualityProperties: qualityProperties, positionType: ply.positions)
         case .las where !result.hasStore, .laz where !result.hasStore:
             // One record a point, in the cloud's order (unseen points without a colour of their
             // own are black: LAS has no 'painted' flag).

@@ -72,11 +72,7 @@ struct SynthCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = CaptureSynthesizer.Options()
-        options.frameCount = frames
-        options.width = size.width
-        options.height = size.height
-        options.pointsPerFrame = points
+        var options = CaptureSynthesizer.Options(frames: frames, width: size.width, height: size.height, pointsPerFrame: points)
         options.primaries = primaries
         options.range = range
         options.matrix = matrix

@@ -46,11 +46,7 @@ public enum JPEGDecoder {
     /// - Complexity: O(width × height).
     public static func decode(_ bytes: [UInt8], file: String?, maximumPixels: Int = defaultMaximumPixels) throws -> (planes: YCbCrPlanes, info: JPEGInfo) {
         let handle = try Handle(file: file)
-        let info = try handle.header(bytes, file: file)
-        guard info.width <= maximumPixels / info.height else {
-            throw PointPaintError(.tooLarge, file: file, place: .part("header"),
-                                  "expected at most \(maximumPixels) pixels, found a \(info.width)x\(info.height) image")
-        }
+        let info = try handle.header(bytes, file: file, maximumPixels: maximumPixels)
         return (try handle.planes(bytes, info: info, file: file), info)
     }
 
@@ -63,11 +59,7 @@ public enum JPEGDecoder {
     /// - Complexity: O(width × height).
     public static func decodeImage(_ bytes: [UInt8], file: String?, maximumPixels: Int = defaultMaximumPixels) throws -> (image: YCbCrImage, info: JPEGInfo) {
         let handle = try Handle(file: file)
-        let info = try handle.header(bytes, file: file)
-        guard info.width <= maximumPixels / info.height else {
-            throw PointPaintError(.tooLarge, file: file, place: .part("header"),
-                                  "expected at most \(maximumPixels) pixels, found a \(info.width)x\(info.height) image")
-        }
+        let info = try handle.header(bytes, file: file, maximumPixels: maximumPixels)
         return (try handle.image(bytes, info: info, file: file), info)
     }
 
@@ -115,6 +107,17 @@ public enum JPEGDecoder {
             let profile = try ICCProfile.primaries(inJPEG: bytes, file: file)
             return JPEGInfo(width: Int(width), height: Int(height), subsampling: planes,
                             primaries: profile ?? .srgb, hasColourProfile: profile != nil)
+        }
+
+        /// `header`, refusing an image of more than `maximumPixels` before anything is allocated
+        /// for it.
+        func header(_ bytes: [UInt8], file: String?, maximumPixels: Int) throws -> JPEGInfo {
+            let info = try header(bytes, file: file)
+            guard info.width <= maximumPixels / info.height else {
+                throw PointPaintError(.tooLarge, file: file, place: .part("header"),
+                                      "expected at most \(maximumPixels) pixels, found a \(info.width)x\(info.height) image")
+            }
+            return info
         }
 
         func planes(_ bytes: [UInt8], info: JPEGInfo, file: String?) throws -> YCbCrPlanes {

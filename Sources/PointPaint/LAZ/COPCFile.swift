@@ -43,27 +43,6 @@ public enum COPCFile {
             for _ in 0 ..< 11 { out.u64(0) }
             return out.bytes
         }
-
-        /// Reads the record's data.
-        init(_ data: [UInt8]) {
-            let r = LittleEndianReader(bytes: data)
-            func f(_ k: Int) -> Double { Double(bitPattern: r.u64(8 * k)) }
-            center = SIMD3(f(0), f(1), f(2))
-            halfsize = f(3)
-            spacing = f(4)
-            rootOffset = Int(truncatingIfNeeded: r.u64(40))
-            rootSize = Int(truncatingIfNeeded: r.u64(48))
-            gpsTime = (f(7), f(8))
-        }
-
-        init(center: SIMD3<Double>, halfsize: Double, spacing: Double, rootOffset: Int, rootSize: Int, gpsTime: (low: Double, high: Double)) {
-            self.center = center
-            self.halfsize = halfsize
-            self.spacing = spacing
-            self.rootOffset = rootOffset
-            self.rootSize = rootSize
-            self.gpsTime = gpsTime
-        }
     }
 
     /// A hierarchy entry: a node and its chunk (or, `pointCount` −1, a child page).
@@ -149,5 +128,19 @@ public enum COPCFile {
             }
         }
         return summary
+    }
+}
+
+extension COPCFile.Info {
+    /// Reads the record's data.
+    init(_ data: [UInt8]) {
+        let r = LittleEndianReader(bytes: data)
+        func f(_ k: Int) -> Double { Double(bitPattern: r.u64(8 * k)) }
+        center = SIMD3(f(0), f(1), f(2))
+        halfsize = f(3)
+        spacing = f(4)
+        rootOffset = Int(truncatingIfNeeded: r.u64(40))
+        rootSize = Int(truncatingIfNeeded: r.u64(48))
+        gpsTime = (f(7), f(8))
     }
 }

@@ -99,31 +99,30 @@ extension SplatDepthBuffer {
 
     /// The nearest and farthest depth of each bin's (clamped) 3 × 3 neighbourhood.
     private func neighbourhoodBounds() -> (front: [Float], back: [Float]) {
-        // Nearest and farthest of the (clamped) 3 × 3 neighbourhood: rows first, then columns.
-        var rowFront = [Float](repeating: .infinity, count: columns * rows), rowBack = rowFront
+        // Separable: the 3-bin spread along each row, then along each column of that.
+        let alongRows = spread(nearest, nearest, alongRows: true)
+        let both = spread(alongRows.low, alongRows.high, alongRows: false)
+        return (both.low, both.high)
+    }
+
+    /// The least of `low` and the greatest of `high` over each bin and its neighbours along its
+    /// row (or column), clamped at the edges.
+    private func spread(_ low: [Float], _ high: [Float], alongRows: Bool) -> (low: [Float], high: [Float]) {
+        var outLow = low, outHigh = high
+        let extent = alongRows ? columns : rows, step = alongRows ? 1 : columns
         for j in 0 ..< rows {
             for i in 0 ..< columns {
+                let bin = j * columns + i, along = alongRows ? i : j
                 var lo = Float.infinity, hi = -Float.infinity
-                for x in max(0, i - 1) ... min(columns - 1, i + 1) {
-                    lo = min(lo, nearest[j * columns + x])
-                    hi = max(hi, nearest[j * columns + x])
+                for k in max(0, along - 1) ... min(extent - 1, along + 1) {
+                    let at = bin + (k - along) * step
+                    lo = min(lo, low[at])
+                    hi = max(hi, high[at])
                 }
-                rowFront[j * columns + i] = lo
-                rowBack[j * columns + i] = hi
+                outLow[bin] = lo
+                outHigh[bin] = hi
             }
         }
-        var front = rowFront, back = rowBack
-        for j in 0 ..< rows {
-            for i in 0 ..< columns {
-                var lo = Float.infinity, hi = -Float.infinity
-                for y in max(0, j - 1) ... min(rows - 1, j + 1) {
-                    lo = min(lo, rowFront[y * columns + i])
-                    hi = max(hi, rowBack[y * columns + i])
-                }
-                front[j * columns + i] = lo
-                back[j * columns + i] = hi
-            }
-        }
-        return (front, back)
+        return (outLow, outHigh)
     }
 }

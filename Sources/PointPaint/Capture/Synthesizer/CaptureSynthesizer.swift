@@ -40,6 +40,15 @@ public struct CaptureSynthesizer: Sendable {
         /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
         public init() {}
 
+        /// Default options but for the size of the capture: `frames` frames of `width`×`height`
+        /// with `pointsPerFrame` feature points each (nil keeps the default).
+        public init(frames: Int, width: Int, height: Int, pointsPerFrame: Int? = nil) {
+            frameCount = frames
+            self.width = width
+            self.height = height
+            if let pointsPerFrame { self.pointsPerFrame = pointsPerFrame }
+        }
+
         /// The largest width or height worth synthesizing: a frame is rendered at 32 bytes a
         /// pixel before encoding, so 4096×4096 already takes 0.5 GB.
         public static let maximumDimension = 4096
