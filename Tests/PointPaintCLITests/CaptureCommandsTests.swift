@@ -5,7 +5,7 @@ import PointPaint
 /// `sample`, `synth` and `frame` on awkward input: extreme coordinates and sizes give a result
 /// or one clear line, never a trap.
 @Suite struct CaptureCommandsTests {
-    /// A small synthesized capture in a fresh directory (removed by the caller).
+    /// A small synthesized capture in a fresh directory.
     static func synthesize(_ extra: [String] = []) throws -> (directory: String, capture: String) {
         let dir = temporaryDirectory()
         let capture = dir + "/cap"
@@ -24,8 +24,7 @@ import PointPaint
     }
 
     @Test func clampedHugeCoordinatesSampleTheEdgePixel() throws {
-        let (dir, capture) = try Self.synthesize()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (_, capture) = try Self.synthesize()
         let result = try Tool.run(["sample", capture, "--clamp", "--json", "--at", "1e300,0.5", "--at=-1e300,-1e300", "--at", "0.5,1e308"])
         #expect(result.status == 0, "\(result.stderr)")
         let samples = try #require(try Self.json(result.stdout)["samples"] as? [[String: Any]])
@@ -40,8 +39,7 @@ import PointPaint
 
     @Test(arguments: ["nan,0.5", "0.5,inf", "-inf,0", "1e999,0"])
     func nonFiniteCoordinatesAreRefused(at: String) throws {
-        let (dir, capture) = try Self.synthesize()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (_, capture) = try Self.synthesize()
         let result = try Tool.run(["sample", capture, "--clamp", "--json", "--at", "0.5,0.5", "--at=\(at)"])
         #expect(result.status != 0)
         let lines = Self.errorLines(result)
@@ -60,7 +58,6 @@ import PointPaint
     ])
     func synthRefusesOptionsBeyondItsLimits(options: [String], expected: String) throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try Tool.run(["synth", "-o", dir + "/cap"] + options)
         #expect(result.status != 0)
         #expect(Self.errorLines(result).count == 1, "\(result.stderr)")
@@ -73,7 +70,6 @@ import PointPaint
     @Test(arguments: ["nearest", "bilinear"])
     func wideColourFrameMatchesPerPixelSamples(interpolation: String) throws {
         let (dir, capture) = try Self.synthesize(["--size", "64x48", "--primaries", "display-p3", "--siting", "left"])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let output = dir + "/frame.png"
         let result = try Tool.run(["frame", capture, "-o", output, "--interpolation", interpolation])
         #expect(result.status == 0, "\(result.stderr)")

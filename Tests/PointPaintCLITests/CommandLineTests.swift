@@ -33,21 +33,35 @@ struct Tool {
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// Runs `pointpaint synth ARGUMENTS`, expecting it to succeed (its error output otherwise).
+    static func synth(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try run(["synth"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+    }
 }
 
+/// A fresh directory for one test, inside this process's scratch folder.
 func temporaryDirectory() -> String {
-    let path = NSTemporaryDirectory() + "/pointpaint-cli-\(UUID().uuidString)"
+    let path = scratchFolder + "/" + UUID().uuidString
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
 
+/// The folder of every `temporaryDirectory()` of this test process, removed when it exits (so
+/// no test has to remove its own, and a test that fails midway leaves nothing either).
+let scratchFolder: String = {
+    let path = NSTemporaryDirectory() + "/pointpaint-cli-\(getpid())-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: scratchFolder) }
+    return path
+}()
+
 @Suite struct CommandLineTests {
     @Test func synthInfoReplayAndSample() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/cap"
-        let synth = try Tool.run(["synth", "-o", capture, "--frames", "3", "--size", "64x48", "--points", "60", "--encoding", "png"])
-        #expect(synth.status == 0, "\(synth.stderr)")
+        try Tool.synth(["-o", capture, "--frames", "3", "--size", "64x48", "--points", "60", "--encoding", "png"])
         let info = try Tool.run(["info", capture])
         #expect(info.status == 0)
         #expect(info.stdout.contains("frames:       3"))
@@ -90,7 +104,6 @@ func temporaryDirectory() -> String {
     /// A capture without frames was answered with "expected a frame index from 0 to -1".
     @Test func frameIndexIntoACaptureWithoutFrames() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let manifest = CaptureManifest(image: CaptureImageInfo(width: 8, height: 4), frames: [])
         try Data(manifest.jsonText().utf8).write(to: URL(fileURLWithPath: dir + "/capture.json"))
         for command in [["frame", dir, "--index", "0", "-o", dir + "/f.png"], ["sample", dir, "--at", "0.5,0.5"]] {
@@ -103,9 +116,8 @@ func temporaryDirectory() -> String {
 
     @Test func damagedCaptureIsReportedWithFileAndPlace() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/cap"
-        #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"]).status == 0)
+        try Tool.synth(["-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"])
         let frame = capture + "/frames/000001.nv12"
         try Data(repeating: 0, count: 100).write(to: URL(fileURLWithPath: frame))
         for command in [["info", capture], ["replay", capture, "-o", dir + "/o.ply"]] {
@@ -120,9 +132,8 @@ func temporaryDirectory() -> String {
 
     @Test func wideColourCapturesReportTheirOutOfGamutShare() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/p3"
-        #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "160x120", "--points", "80", "--primaries", "display-p3"]).status == 0)
+        try Tool.synth(["-o", capture, "--frames", "2", "--size", "160x120", "--points", "80", "--primaries", "display-p3"])
         let info = try Tool.run(["info", capture])
         #expect(info.stdout.contains("display-p3 primaries"))
         let line = try #require(info.stdout.split(separator: "\n").first { $0.hasPrefix("wide colour:") })
@@ -140,7 +151,6 @@ func temporaryDirectory() -> String {
     /// image is refused past 64 M pixels, from its header, before anything is decoded.
     @Test func lutApplyRefusesAnImagePastItsPixelLimit() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let side = 8200
         try PNGImage(width: side, height: side, channels: 1, samples: [UInt8](repeating: 0, count: side * side))
             .write(to: dir + "/big.png", compressionLevel: 9)
@@ -157,7 +167,6 @@ func temporaryDirectory() -> String {
     @Test(arguments: ["mean", "first", "latest"])
     func voxelizeWritesFiniteColoursWhateverItReads(policy: String) throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
             + "property float red\nproperty float green\nproperty float blue\nend_header\n"
         try (header + "0 0 0 nan inf -inf\n1 0 0 1e30 -1e30 0.5\n2 0 0 0.25 0.5 0.75\n").write(toFile: dir + "/in.ply", atomically: false, encoding: .utf8)
@@ -173,10 +182,8 @@ func temporaryDirectory() -> String {
     /// status 0; now it stops with one line naming the point and the limit, and writes nothing.
     @Test func pointsPastTheGridsReachStopTheRun() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/cap"
-        let synth = try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "64x48", "--points", "50"])
-        #expect(synth.status == 0, "\(synth.stderr)")
+        try Tool.synth(["-o", capture, "--frames", "2", "--size", "64x48", "--points", "50"])
         let header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\n"
             + "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n"
         // 120 km apart: past ±52.4 km at 5 cm voxels, wherever the grid's origin lies.

@@ -6,19 +6,19 @@ import Testing
 /// characters spelled out, so that no file can clear the terminal (`ESC[2J`), retitle it or ring
 /// its bell. Found by fuzzing the release binary with LAS files.
 @Suite struct InfoEscapesTests {
-    /// Runs `info` on `path`, expecting success and no raw ESC or BEL byte on either stream.
-    private static func info(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    /// Runs `info` on `path`, expecting success and no raw ESC or BEL byte on either stream;
+    /// returns the lines it printed.
+    private static func infoLines(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         let result = try Tool.run(["info", path])
         #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
         for text in [result.stdout, result.stderr] {
             #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07), "\(text.debugDescription)", sourceLocation: sourceLocation)
         }
-        return result.stdout
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 
     @Test func aLASFilesSoftwareRecordsAndCommentsAreSpelledOut() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/escapes.las"
         // PointPaint's own file, its source comment holding the escapes, then patched: the
         // software field (32 bytes at 58) and the first record's description (32 bytes at 375 + 22).
@@ -30,7 +30,7 @@ import Testing
         patch(58, "soft\u{1B}]0;title\u{7}")
         patch(375 + 22, "size\u{1B}[31m")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let lines = try Self.info(path).split(separator: "\n").map(String.init)
+        let lines = try Self.infoLines(path)
         #expect(lines.contains("  software: soft\\u{1B}]0;title\\u{7}"), "\(lines)")
         #expect(lines.contains("  record PointPaint 1: size\\u{1B}[31m (3 bytes)"), "\(lines)")
         #expect(lines.contains("  comment source cap\\u{1B}[2J\\u{7}"), "\(lines)")
@@ -38,22 +38,19 @@ import Testing
 
     @Test func aStoresGradeAndSourceAreSpelledOut() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/escapes.ppstore"
         let provenance = StoreProvenance(kind: .replay, source: "cap\u{1B}[2J", grade: "look\u{1B}[2J\u{7}", frameCount: 1)
         _ = try SceneStore(voxelSize: 0.1).writeStore(to: path, provenance: provenance)
-        let lines = try Self.info(path).split(separator: "\n").map(String.init)
+        let lines = try Self.infoLines(path)
         #expect(lines.contains("  grade: look\\u{1B}[2J\\u{7}"), "\(lines)")
         #expect(lines.contains("  from: replay of 1 frame of 'cap\\u{1B}[2J'"), "\(lines)")
     }
 
     @Test func aRecordingsPathIsSpelledOut() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/stray\u{1B}[2J\u{7}"
-        let synth = try Tool.run(["synth", "-o", path, "--layout", "stray", "--frames", "2", "--size", "160x120", "--points", "10"])
-        #expect(synth.status == 0, "\(synth.stderr)")
-        let lines = try Self.info(path).split(separator: "\n").map(String.init)
+        try Tool.synth(["-o", path, "--layout", "stray", "--frames", "2", "--size", "160x120", "--points", "10"])
+        let lines = try Self.infoLines(path)
         #expect(lines.contains("capture:      \(dir)/stray\\u{1B}[2J\\u{7}") && lines.contains("format:       Stray Scanner"), "\(lines)")
     }
 }

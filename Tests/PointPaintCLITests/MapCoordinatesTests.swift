@@ -58,7 +58,6 @@ import PointPaint
 
     @Test func voxelizeGivesTheUnmovedCellsMoved() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let size = 0.05
         // Points well inside their cells (never within a tenth of a cell of a face), centred on
         // the origin, a few to a cell so colours mix.
@@ -97,7 +96,6 @@ import PointPaint
 
     @Test func storesOfDifferentOriginsAreRefusedInOneLine() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         for (name, offset) in [("a", Self.moves[0]), ("b", Self.moves[1])] {
             try Self.writeDoublePLY([offset - 1, offset + 1], colors: [[1, 2, 3], [4, 5, 6]], to: dir + "/\(name).ply")
             let result = try Tool.run(["voxelize", dir + "/\(name).ply", "-o", dir + "/\(name).ppstore", "--voxel-size", "0.1"])
@@ -113,7 +111,6 @@ import PointPaint
 
     @Test func plyPositionsAreDoubleOnlyWhereFloatWouldLose() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let near: [SIMD3<Double>] = [[0.125, 1, 2], [3, 4, 5.5]]
         try Self.writeDoublePLY(near, colors: [[1, 2, 3], [4, 5, 6]], to: dir + "/near.ply")
         try Self.writeDoublePLY(near.map { $0 + Self.moves[0] }, colors: [[1, 2, 3], [4, 5, 6]], to: dir + "/far.ply")
@@ -135,33 +132,18 @@ import PointPaint
         #expect(las.status != 0 && las.stderr.contains("--ply-positions applies to PLY output"), "\(las.stderr)")
     }
 
-    @Test func replayOfAMovedCaptureGivesTheUnmovedVoxelsMoved() throws {
+    /// A recording moved into map coordinates replays to the unmoved voxels, moved: the LiDAR
+    /// sample's depth, and the sample's feature points (.xyz), which keep every digit (a Float
+    /// would move them in 0.5 m steps at 5,400 km).
+    @Test(arguments: [("Captures/iphone-lidar", false), ("Captures/sample", true)])
+    func replayOfAMovedCaptureGivesTheUnmovedVoxelsMoved(recording: String, movingPoints: Bool) throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let size = 0.02
-        let base = try Tool.run(["replay", "Captures/iphone-lidar", "-o", dir + "/base.ply", "--voxel-size", "\(size)", "--quiet"])
+        let base = try Tool.run(["replay", recording, "-o", dir + "/base.ply", "--voxel-size", "\(size)", "--quiet"])
         #expect(base.status == 0, "\(base.stderr)")
         for (k, offset) in Self.moves.enumerated() {
             let capture = dir + "/moved\(k)"
-            try Self.copyCapture("Captures/iphone-lidar", to: capture, movedBy: offset)
-            let out = dir + "/moved\(k).ply"
-            let result = try Tool.run(["replay", capture, "-o", out, "--voxel-size", "\(size)", "--quiet"])
-            #expect(result.status == 0, "\(result.stderr)")
-            try Self.expectMoved(out, of: dir + "/base.ply", by: offset, tolerance: size / 16)
-        }
-    }
-
-    @Test func replayOfMovedFeaturePointsGivesTheUnmovedVoxelsMoved() throws {
-        // The sample's feature points (.xyz) and cameras moved into map coordinates: the points
-        // keep every digit (a Float would move them in 0.5 m steps at 5,400 km).
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let size = 0.02
-        let base = try Tool.run(["replay", "Captures/sample", "-o", dir + "/base.ply", "--voxel-size", "\(size)", "--quiet"])
-        #expect(base.status == 0, "\(base.stderr)")
-        for (k, offset) in Self.moves.enumerated() {
-            let capture = dir + "/moved\(k)"
-            try Self.copyCapture("Captures/sample", to: capture, movedBy: offset, keepingPoints: true)
+            try Self.copyCapture(recording, to: capture, movedBy: offset, keepingPoints: movingPoints)
             let out = dir + "/moved\(k).ply"
             let result = try Tool.run(["replay", capture, "-o", out, "--voxel-size", "\(size)", "--quiet"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -171,7 +153,6 @@ import PointPaint
 
     @Test func paintOfAMovedCloudAndCaptureGivesTheUnmovedColours() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // The sample, centred on the origin first: its cloud's centre is the origin of both
         // the centred and the moved runs, so their points' offsets are the same numbers.
         let truth = try Self.vertices("Captures/sample/truth.ply")
@@ -198,7 +179,6 @@ import PointPaint
 
     @Test func paintWritesAWideCloudsPointsWithEveryDigit() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // The sample's points at UTM, and two more 4 km away: 8 km wide, where a float offset
         // from the centre would be off by up to 0.24 mm.
         let truth = try Self.vertices("Captures/sample/truth.ply")

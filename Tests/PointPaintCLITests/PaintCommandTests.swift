@@ -7,10 +7,8 @@ import PointPaint
 @Suite struct PaintCommandTests {
     @Test func paintsAnotherToolsCloudAndRefusesOneTheCaptureDoesNotSee() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/cap"
-        let synth = try Tool.run(["synth", "-o", capture, "--frames", "4", "--size", "96x72", "--points", "80", "--noise", "0"])
-        #expect(synth.status == 0, "\(synth.stderr)")
+        try Tool.synth(["-o", capture, "--frames", "4", "--size", "96x72", "--points", "80", "--noise", "0"])
         let result = try Tool.run(["paint", capture + "/truth.ply", capture, "-o", dir + "/painted.ply", "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         let truth = try PLYReader.readCloud(path: capture + "/truth.ply")
@@ -76,9 +74,8 @@ import PointPaint
     /// voxels cannot keep is one line.
     @Test func paintedHalvesMergeToTheWholeAndWeightsAreOptions() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/cap"
-        #expect(try Tool.run(["synth", "-o", capture, "--frames", "6", "--size", "96x72", "--points", "80", "--noise", "0"]).status == 0)
+        try Tool.synth(["-o", capture, "--frames", "6", "--size", "96x72", "--points", "80", "--noise", "0"])
         let cloud = capture + "/truth.ply"
         for (name, frames) in [("whole", "0..<6"), ("a", "0..<3"), ("b", "3..<6")] {
             let run = try Tool.run(["paint", cloud, capture, "-o", "\(dir)/\(name).ppstore", "--voxel-size", "0.05", "--frames", frames, "--unseen", "drop", "--quiet"])

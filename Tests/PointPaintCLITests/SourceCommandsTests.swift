@@ -6,12 +6,11 @@ import PointPaint
 /// every synthesizer layout is detected and summarised, `--source-format` forces a format, and
 /// what goes wrong is one line.
 @Suite struct SourceCommandsTests {
-    /// A layout written by `synth --layout` into a fresh directory (removed by the caller):
+    /// A layout written by `synth --layout` into a fresh directory:
     /// three 160×120 frames, 64×48 depth maps.
     static func layout(_ name: String, in dir: String) throws -> String {
         let path = dir + (name == "record3d" ? "/scan.r3d" : "/\(name)")
-        let synth = try Tool.run(["synth", "-o", path, "--layout", name, "--frames", "3", "--size", "160x120", "--points", "10"])
-        #expect(synth.status == 0, "\(synth.stderr)")
+        try Tool.synth(["-o", path, "--layout", name, "--frames", "3", "--size", "160x120", "--points", "10"])
         return path
     }
 
@@ -26,7 +25,6 @@ import PointPaint
     @Test(arguments: layouts)
     func infoNamesTheFormatAndHowItWasRead(layout: (name: String, format: String, note: String)) throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try Self.layout(layout.name, in: dir)
         let info = try Tool.run(["info", path])
         #expect(info.status == 0, "\(info.stderr)")
@@ -43,7 +41,6 @@ import PointPaint
 
     @Test func infoOnAPointPaintCaptureNamesItsFormatAndNotes() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let v1 = try Self.layout("v1", in: dir)
         let info = try Tool.run(["info", v1])
         #expect(info.status == 0, "\(info.stderr)")
@@ -54,7 +51,6 @@ import PointPaint
 
     @Test func replayFrameAndSampleReadARecording() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let stray = try Self.layout("stray", in: dir)
         let replay = try Tool.run(["replay", stray, "-o", dir + "/s.ply", "--quiet", "--voxel-size", "0.02"])
         #expect(replay.status == 0, "\(replay.stderr)")
@@ -75,7 +71,6 @@ import PointPaint
 
     @Test func sourceFormatForcesAFormat() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let stray = try Self.layout("stray", in: dir)
         for command in [["info", stray], ["replay", stray, "-o", dir + "/x.ply"], ["frame", stray, "-o", dir + "/x.png"],
                         ["sample", stray, "--at", "0.5,0.5"]] {
@@ -90,7 +85,6 @@ import PointPaint
 
     @Test func aPathThatIsNoCaptureSaysWhatWasLookedFor() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         for command in [["info", dir], ["replay", dir, "-o", dir + "/x.ply"], ["frame", dir, "-o", dir + "/x.png"]] {
             let result = try Tool.run(command)
             #expect(result.status != 0 && CaptureCommandsTests.errorLines(result).count == 1, "\(result.stderr)")
@@ -100,7 +94,6 @@ import PointPaint
 
     @Test func aRecordingWhosePartsDisagreeReplaysOnlyWhatAllOfThemHave() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let stray = try Self.layout("stray", in: dir)
         try FileManager.default.removeItem(atPath: stray + "/rgb/000002.jpg")
         let info = try Tool.run(["info", stray])
@@ -115,7 +108,6 @@ import PointPaint
     @Test func viewPaintsARecording() throws {
         try ViewCommandTests.requireDisplay()
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let r3d = try Self.layout("record3d", in: dir)
         let view = try Tool.run(["view", r3d, "--voxel-size", "0.02", "--screenshot", dir + "/v.png", "--size", "160x120", "--background", "black"])
         #expect(view.status == 0 && view.stdout.contains("replayed 3 frames"), "\(view.stdout) \(view.stderr)")
@@ -151,7 +143,6 @@ import PointPaint
     @Test(arguments: ["stray", "stray-hevc", "record3d", "polycam", "scanner-app", "nerfstudio"])
     func anImportReplaysToTheSamePLYBytes(layout: String) throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let source = try Self.layout(layout == "stray-hevc" ? "stray" : layout, in: dir)
         if layout == "stray-hevc" { try Self.encodeStrayVideo(source) }
         let imported = try Tool.run(["import", source, "-o", dir + "/v1", "--quiet"])

@@ -5,12 +5,11 @@ import PointPaint
 /// `replay --shard`, `merge`, store output and `info` on stores: sharded work gives the bytes of
 /// one run; bad shards, mismatched or damaged stores give one clear line.
 @Suite struct StoreCommandsTests {
-    /// A synthesized capture of 7 frames in a fresh directory (removed by the caller).
+    /// A synthesized capture of 7 frames in a fresh directory.
     static func capture() throws -> (directory: String, capture: String) {
         let dir = temporaryDirectory()
         let capture = dir + "/cap"
-        let synth = try Tool.run(["synth", "-o", capture, "--frames", "7", "--size", "96x64", "--points", "150"])
-        #expect(synth.status == 0, "\(synth.stderr)")
+        try Tool.synth(["-o", capture, "--frames", "7", "--size", "96x64", "--points", "150"])
         return (dir, capture)
     }
 
@@ -26,7 +25,6 @@ import PointPaint
     @Test(arguments: AccumulationPolicy.allCases)
     func shardsAndRegionsMergeToTheBytesOfOneReplay(policy: AccumulationPolicy) throws {
         let (dir, capture) = try Self.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let grid = ["--voxel-size", "0.03", "--accumulate", policy.rawValue, "--quiet"]
         try Self.run(["replay", capture, "-o", dir + "/whole.ply"] + grid)
         let whole = try Self.run(["replay", capture, "-o", dir + "/whole.ppstore"] + grid)
@@ -50,7 +48,6 @@ import PointPaint
 
     @Test func moreShardsThanFramesLeaveEmptyStoresThatMergeAway() throws {
         let (dir, capture) = try Self.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.run(["replay", capture, "-o", dir + "/whole.ply", "--quiet"])
         let parts = (0 ..< 9).map { dir + "/p\($0).ppstore" }
         for (k, part) in parts.enumerated() { try Self.run(["replay", capture, "--shard", "\(k)/9", "-o", part, "--quiet"]) }
@@ -63,7 +60,6 @@ import PointPaint
 
     @Test func voxelizeWritesStoresAndInfoReadsThem() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let truth = root.appendingPathComponent("Captures/sample/truth.ply").path
         try Self.run(["voxelize", truth, "-o", dir + "/v.ply", "--voxel-size", "0.05"])
@@ -94,7 +90,6 @@ import PointPaint
     ])
     func badShardsGiveOneLine(options: [String], expected: String) throws {
         let (dir, capture) = try Self.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try Tool.run(["replay", capture, "-o", dir + "/x.ppstore"] + options)
         #expect(result.status != 0)
         #expect(CaptureCommandsTests.errorLines(result).first?.contains(expected) == true, "\(result.stderr)")
@@ -103,7 +98,6 @@ import PointPaint
 
     @Test func unknownOutputExtensionsAreRefused() throws {
         let (dir, capture) = try Self.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         for output in ["cloud.xyz", "cloud"] {
             let result = try Tool.run(["replay", capture, "-o", dir + "/" + output])
             #expect(result.status != 0)
@@ -117,7 +111,6 @@ import PointPaint
 
     @Test func mismatchedAndDamagedStoresGiveOneLine() throws {
         let (dir, capture) = try Self.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.run(["replay", capture, "-o", dir + "/a.ppstore", "--quiet"])
         try Self.run(["replay", capture, "-o", dir + "/b.ppstore", "--voxel-size", "0.02", "--quiet"])
         try Self.run(["replay", capture, "-o", dir + "/c.ppstore", "--accumulate", "latest", "--quiet"])

@@ -11,29 +11,16 @@ import PointPaint
         ("polycam", "polycam", .polycam), ("scanner-app", "scanner", .scannerApp), ("nerfstudio", "nerf", .nerfstudio),
     ]
 
-    /// The capture at `path` opened by the conformer of `format` (nil for PointPaint's own).
-    static func open(_ path: String, as format: CaptureFormat) throws -> (any CaptureSource)? {
-        switch format {
-        case .stray: try StrayCapture(path: path)
-        case .record3d: try Record3DCapture(path: path)
-        case .polycam: try PolycamCapture(path: path)
-        case .scannerApp: try ScannerAppCapture(path: path)
-        case .nerfstudio: try NerfstudioCapture(path: path)
-        case .pointpaint: nil
-        }
-    }
-
     @Test(arguments: 0 ..< layouts.count)
     func appLayoutsOpenAsTheirFormat(_ which: Int) throws {
         let (layout, name, format) = Self.layouts[which]
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/" + name
         let result = try Tool.run(["synth", "--layout", layout, "-o", path, "--frames", "3", "--size", "64x48", "--seed", "5"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("wrote \(path): 3 frames of 64x48"), "\(result.stdout)")
         #expect(try CaptureFormat.detect(path) == format)
-        let source = try #require(try Self.open(path, as: format))
+        let source = try format.open(path)
         #expect(source.frameCount == 3)
         #expect(source.countMismatch == nil)
         let last = try source.frame(at: 2)
@@ -45,7 +32,6 @@ import PointPaint
 
     @Test func encodingBelongsToTheV1LayoutOnly() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try Tool.run(["synth", "--layout", "stray", "--encoding", "png", "-o", dir + "/s", "--frames", "1"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--encoding applies to the v1 layout only"), "\(result.stderr)")
@@ -54,7 +40,6 @@ import PointPaint
 
     @Test func appLayoutsRefuseColourOptionsAJPEGCannotHold() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try Tool.run(["synth", "--layout", "polycam", "--range", "video", "-o", dir + "/p", "--frames", "1"])
         #expect(result.status != 0)
         let lines = result.stderr.split(separator: "\n")
@@ -63,7 +48,6 @@ import PointPaint
 
     @Test func occludersDriftAndASceneCloud() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try Tool.run(["synth", "-o", dir + "/cap", "--frames", "2", "--size", "64x48", "--occluders",
                                    "--exposure-drift", "0.5", "--scene-cloud", "0.1"])
         #expect(result.status == 0, "\(result.stderr)")

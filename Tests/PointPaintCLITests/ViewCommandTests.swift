@@ -23,10 +23,8 @@ struct ViewCommandTests {
     func captureScreenshot() throws {
         try Self.requireDisplay()
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let capture = dir + "/cap"
-        let synth = try Tool.run(["synth", "-o", capture, "--frames", "4", "--size", "160x120", "--points", "150"])
-        #expect(synth.status == 0, "\(synth.stderr)")
+        try Tool.synth(["-o", capture, "--frames", "4", "--size", "160x120", "--points", "150"])
         let png = dir + "/shot.png"
         let view = try Tool.run(["view", capture, "--voxel-size", "0.05", "--screenshot", png, "--size", "160x120", "--background", "black"])
         #expect(view.status == 0, "\(view.stderr)")
@@ -49,12 +47,11 @@ struct ViewCommandTests {
     @Test("view on a missing capture or one without frames says so, without a window")
     func badCapture() throws {
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let missing = try Tool.run(["view", dir + "/nothing-here/", "--screenshot", dir + "/x.png"])
         #expect(missing.status != 0)
         #expect(!missing.stderr.isEmpty && !FileManager.default.fileExists(atPath: dir + "/x.png"))
         let capture = dir + "/cap"
-        #expect(try Tool.run(["synth", "-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"]).status == 0)
+        try Tool.synth(["-o", capture, "--frames", "2", "--size", "32x16", "--points", "10"])
         let noFrames = try Tool.run(["view", capture, "--frames", "5..9", "--screenshot", dir + "/x.png"])
         #expect(noFrames.status != 0 && noFrames.stderr.contains("--frames: no frames selected: the capture has 2"), "\(noFrames.stderr)")
         #expect(noFrames.stderr.split(separator: "\n").count == 1, "one line, no usage: \(noFrames.stderr)")
@@ -65,7 +62,6 @@ struct ViewCommandTests {
     func nonFinitePLY(extra: [String]) throws {
         try Self.requireDisplay()
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         var rows = ["nan 0 0 255 0 0", "0 inf 0 255 0 0", "-inf 0 nan 255 0 0"]
         for i in 0 ..< 25 { rows.append("\(Double(i % 5) * 0.1) \(Double(i / 5) * 0.1) 0 255 0 0") }
         let header = ["ply", "format ascii 1.0", "element vertex \(rows.count)", "property float x", "property float y",
@@ -87,7 +83,6 @@ struct ViewCommandTests {
     func budgetAndEyeDomeLighting() throws {
         try Self.requireDisplay()
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         var rows: [String] = []
         for i in 0 ..< 4_900 { rows.append("\(Double(i % 70) * 0.02) \(Double(i / 70) * 0.02) \(Double(i % 7) * 0.05) 200 200 200") }
         let header = ["ply", "format ascii 1.0", "comment voxel_size 0.02", "element vertex \(rows.count)", "property float x",
@@ -114,7 +109,6 @@ struct ViewCommandTests {
     func mapCoordinatesRenderAsAtTheOrigin() throws {
         try Self.requireDisplay()
         let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         var random = SplitMix64(seed: 5)
         // Whole 1/1024 m, as survey coordinates come in whole millimetres or so: moved by whole
         // metres, every coordinate stays exact.

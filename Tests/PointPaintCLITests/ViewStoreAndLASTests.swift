@@ -10,7 +10,6 @@ struct ViewStoreAndLASTests {
     func sameRender() throws {
         try ViewCommandTests.requireDisplay()
         let (dir, capture) = try StoreCommandsTests.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         for output in ["x.ply", "x.las", "x.ppstore", "x.laz", "x.copc.laz"] {
             let extra = output.hasSuffix(".ply") ? ["--float-colors", "always"] : []
             try StoreCommandsTests.run(["replay", capture, "-o", dir + "/" + output, "--voxel-size", "0.05", "--quiet"] + extra)
@@ -36,7 +35,6 @@ struct ViewStoreAndLASTests {
     func viewsHeatMap() throws {
         try ViewCommandTests.requireDisplay()
         let (dir, capture) = try StoreCommandsTests.capture()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         try StoreCommandsTests.run(["replay", capture, "-o", dir + "/x.ppstore", "--voxel-size", "0.05", "--quiet"])
         try StoreCommandsTests.run(["replay", capture, "-o", dir + "/x.ply", "--voxel-size", "0.05", "--quiet"])
         var lines: [String: String] = [:]

@@ -22,57 +22,56 @@ struct ViewerWindowTests {
         let session = try session(.cloud(Self.cloud))
         defer { session.close() }
         let window = ViewerWindow(session: session)
-        func press(_ key: Int32, shift: Bool = false) { window.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0) }
         #expect(session.strategyKind == .shaded)
-        press(GLFW_KEY_S)
+        window.press(GLFW_KEY_S)
         #expect(session.strategyKind == .flat && session.strategy is FlatBoxesStrategy)
-        press(GLFW_KEY_S, shift: true)
+        window.press(GLFW_KEY_S, shift: true)
         #expect(session.strategyKind == .shaded)
-        press(GLFW_KEY_3)
+        window.press(GLFW_KEY_3)
         #expect(session.strategyKind == .points)
-        press(GLFW_KEY_W)
+        window.press(GLFW_KEY_W)
         #expect(session.strategyKind == .gamut && session.strategy is WideGamutStrategy)
-        press(GLFW_KEY_W)
+        window.press(GLFW_KEY_W)
         #expect(session.strategyKind == .points)
-        press(GLFW_KEY_EQUAL)
+        window.press(GLFW_KEY_EQUAL)
         #expect(session.options.pointSize == 5)
-        press(GLFW_KEY_1)
-        press(GLFW_KEY_MINUS)
+        window.press(GLFW_KEY_1)
+        window.press(GLFW_KEY_MINUS)
         #expect(session.options.boxScale == 0.8)
         #expect(session.renderer?.gradeEnabled == false, "no colour cube while the grade changes nothing")
-        press(GLFW_KEY_L)
+        window.press(GLFW_KEY_L)
         #expect(session.grade.look == .builtin(.noir))
         #expect(session.renderer?.gradeEnabled == true, "a new look uploads its cube")
-        press(GLFW_KEY_L, shift: true)
-        press(GLFW_KEY_L, shift: true)
+        window.press(GLFW_KEY_L, shift: true)
+        window.press(GLFW_KEY_L, shift: true)
         #expect(session.grade.look == .builtin(Look.allCases.last!))
-        press(GLFW_KEY_J)                       // strength → brightness
-        press(GLFW_KEY_RIGHT_BRACKET)
-        press(GLFW_KEY_RIGHT_BRACKET)
+        window.press(GLFW_KEY_J)                       // strength → brightness
+        window.press(GLFW_KEY_RIGHT_BRACKET)
+        window.press(GLFW_KEY_RIGHT_BRACKET)
         #expect(session.grade.adjustments.brightness == 0.2)
         #expect(window.title.contains("brightness +0.2") && window.title.contains("2 voxels"))
-        press(GLFW_KEY_J)                       // brightness → contrast … → strength
-        press(GLFW_KEY_J)
-        press(GLFW_KEY_J)
-        press(GLFW_KEY_J)
-        press(GLFW_KEY_LEFT_BRACKET)
+        window.press(GLFW_KEY_J)                       // brightness → contrast … → strength
+        window.press(GLFW_KEY_J)
+        window.press(GLFW_KEY_J)
+        window.press(GLFW_KEY_J)
+        window.press(GLFW_KEY_LEFT_BRACKET)
         #expect(session.grade.strength == 0.9)
-        press(GLFW_KEY_BACKSLASH)
+        window.press(GLFW_KEY_BACKSLASH)
         #expect(session.grade == Grade(look: .builtin(Look.allCases.last!)), "reset keeps the look")
-        for _ in Look.allCases.indices.dropLast() { press(GLFW_KEY_L, shift: true) }
+        for _ in Look.allCases.indices.dropLast() { window.press(GLFW_KEY_L, shift: true) }
         #expect(session.grade == Grade())
         #expect(session.renderer?.gradeEnabled == false, "back to no grade: the cube is dropped")
-        press(GLFW_KEY_B)
+        window.press(GLFW_KEY_B)
         #expect(session.options.background == .black)
-        press(GLFW_KEY_A)
-        press(GLFW_KEY_G)
+        window.press(GLFW_KEY_A)
+        window.press(GLFW_KEY_G)
         #expect(session.options.showAxes && session.options.showGrid)
         let start = session.camera
-        press(GLFW_KEY_RIGHT)
+        window.press(GLFW_KEY_RIGHT)
         #expect(session.camera != start)
-        press(GLFW_KEY_0)
+        window.press(GLFW_KEY_0)
         #expect(session.camera == start)
-        press(GLFW_KEY_T)
+        window.press(GLFW_KEY_T)
         #expect(session.camera.mode == .trackball)
         // Every strategy still draws after all that.
         for kind in StrategyKind.allCases {
@@ -118,22 +117,21 @@ struct ViewerWindowTests {
         let session = try session(.cloud(Self.cloud))
         defer { session.close() }
         let window = ViewerWindow(session: session)
-        func press(_ key: Int32, shift: Bool = false) { window.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0) }
         #expect(session.options.eyeDomeLighting && session.options.pointBudget == 2_000_000)
-        press(GLFW_KEY_E)
+        window.press(GLFW_KEY_E)
         #expect(!session.options.eyeDomeLighting)
-        press(GLFW_KEY_COMMA)
+        window.press(GLFW_KEY_COMMA)
         #expect(session.options.pointBudget == 1_000_000 && session.options.interactivePointBudget == 250_000)
-        press(GLFW_KEY_PERIOD)
-        press(GLFW_KEY_PERIOD)
+        window.press(GLFW_KEY_PERIOD)
+        window.press(GLFW_KEY_PERIOD)
         #expect(session.options.pointBudget == 4_000_000)
-        for _ in 0 ..< 12 { press(GLFW_KEY_COMMA) }
+        for _ in 0 ..< 12 { window.press(GLFW_KEY_COMMA) }
         #expect(session.options.pointBudget == ViewerOptions.pointBudgetRange.lowerBound)
         let fitted = session.camera
-        press(GLFW_KEY_F, shift: true)
+        window.press(GLFW_KEY_F, shift: true)
         #expect(session.camera == fitted, "a cloud without outliers: its bulk is all of it")
         session.selectStrategy(.points)
-        press(GLFW_KEY_E)
+        window.press(GLFW_KEY_E)
         _ = try session.screenshot(width: 64, height: 48)
         #expect(session.lastFrame.eyeDomeLighting && session.lastFrame.geometry == .points)
     }
@@ -180,16 +178,15 @@ struct ViewerWindowTests {
         let session = try ViewerSession(content: .cloud(Self.cloud), options: options, visible: false)
         defer { session.close() }
         let window = ViewerWindow(session: session)
-        func press(_ key: Int32, shift: Bool = false) { window.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0) }
-        press(GLFW_KEY_L)
+        window.press(GLFW_KEY_L)
         #expect(session.grade.look == .builtin(.natural))
         #expect(session.grade.strength == 0.5 && session.grade.adjustments.contrast == 0.3)
-        for _ in Look.allCases { press(GLFW_KEY_L) }
+        for _ in Look.allCases { window.press(GLFW_KEY_L) }
         #expect(session.grade.look == .cube(fileCube), "the file look comes round again")
-        press(GLFW_KEY_L, shift: true)
+        window.press(GLFW_KEY_L, shift: true)
         #expect(session.grade.look == .builtin(Look.allCases.last!))
-        press(GLFW_KEY_L)
-        press(GLFW_KEY_BACKSLASH)
+        window.press(GLFW_KEY_L)
+        window.press(GLFW_KEY_BACKSLASH)
         #expect(session.grade == Grade(look: .cube(fileCube)))
         #expect(session.gradeDescription == "look file")
     }
@@ -215,5 +212,12 @@ struct LookCycleTests {
         #expect(ViewerSession.nextLook(after: Grade(), fileLook: file, backwards: true).look == .cube(file))
         let reset = ViewerSession.resetAdjustments(of: Grade(look: .cube(file), strength: 0.2, adjustments: Adjustments(saturation: -1)))
         #expect(reset == Grade(look: .cube(file)))
+    }
+}
+
+extension ViewerWindow {
+    /// Presses `key` (with shift when asked), as GLFW reports it.
+    func press(_ key: Int32, shift: Bool = false) {
+        self.key(key, action: GLFW_PRESS, mods: shift ? GLFW_MOD_SHIFT : 0)
     }
 }

@@ -20,6 +20,8 @@ import threading
 import numpy as np
 import pytest
 
+from conftest import mounted_tmpfs, temporaries, write_random_ply
+
 KILLS_PER_WRITER = 4
 IS_ROOT = os.geteuid() == 0
 
@@ -85,10 +87,6 @@ def run_until(command, share_bytes, signum, preexec=None):
     return process
 
 
-def temporaries(directory):
-    """Hidden temporaries (`.NAME.tmp-PID-RANDOM`) anywhere under `directory`."""
-    return [p for p in pathlib.Path(directory).rglob(".*.tmp-*")]
-
 
 def files(directory):
     """Relative path → bytes of every file under `directory`."""
@@ -106,17 +104,8 @@ def one_line(stderr):
 @pytest.fixture(scope="module")
 def cloud_ply(tmp_path_factory):
     """A binary PLY of 200,000 coloured points for voxelize to read."""
-    rng = np.random.default_rng(14)
-    n = 200_000
-    vertex = np.zeros(n, dtype=[("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
-    for axis in "xyz":
-        vertex[axis] = rng.random(n, dtype=np.float32)
-    for channel in ("red", "green", "blue"):
-        vertex[channel] = rng.integers(0, 256, n, dtype=np.uint8)
     path = tmp_path_factory.mktemp("cloud") / "cloud.ply"
-    header = ("ply\nformat binary_little_endian 1.0\nelement vertex %d\nproperty float x\nproperty float y\n"
-              "property float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n" % n)
-    path.write_bytes(header.encode() + vertex.tobytes())
+    write_random_ply(path, 200_000, np.random.default_rng(14))
     return path
 
 
@@ -315,15 +304,7 @@ def test_a_temporary_left_by_kill_9_is_removed_by_the_next_run(pointpaint_bin, f
 @pytest.fixture
 def small_disk(tmp_path):
     """A 512 KiB tmpfs, mounted for the test (root only)."""
-    if not IS_ROOT:
-        pytest.skip("mounting a tmpfs needs root")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip("cannot mount a tmpfs: %s" % done.stderr.decode(errors="replace"))
-    yield mount
-    subprocess.run(["umount", str(mount)], check=True)
+    yield from mounted_tmpfs(tmp_path, "512k")
 
 
 @pytest.mark.parametrize("writer", ["ply", "png", "cube", "capture", "store", "las"])

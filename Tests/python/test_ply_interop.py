@@ -64,8 +64,7 @@ def read_with_plyfile(path):
 @pytest.mark.parametrize("encoding", ["binary", "ascii"])
 def test_voxelize_output_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cloud, encoding):
     points, colors = cloud
-    src = tmp_path / "in.ply"
-    plyfile.PlyData([plyfile.PlyElement.describe(vertex_array(points, colors), "vertex")]).write(str(src))
+    src = write_input(tmp_path, points, colors)
     out = tmp_path / "out.ply"
     size = 0.5
     line = run(pointpaint_bin, "voxelize", str(src), "-o", str(out), "--voxel-size", str(size), "--ply", encoding)
@@ -88,6 +87,13 @@ def test_voxelize_output_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cl
     assert np.allclose(np.asarray(o3.colors) * 255, got_colors, atol=1e-3)
 
 
+def write_input(tmp_path, points, colors):
+    """Writes the points and 8-bit colours with plyfile as tmp_path/in.ply; returns its path."""
+    src = tmp_path / "in.ply"
+    plyfile.PlyData([plyfile.PlyElement.describe(vertex_array(points, colors), "vertex")]).write(str(src))
+    return src
+
+
 def expected_voxels(points, colors, size):
     """World-anchored cells in Morton order (the order of every cloud written from a store), mean
     colour in linear light: (centres, 8-bit colours, float colours)."""
@@ -105,8 +111,7 @@ def expected_voxels(points, colors, size):
 @pytest.mark.parametrize("encoding", ["binary", "ascii"])
 def test_boxes_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cloud, encoding):
     points, colors = cloud
-    src = tmp_path / "in.ply"
-    plyfile.PlyData([plyfile.PlyElement.describe(vertex_array(points, colors), "vertex")]).write(str(src))
+    src = write_input(tmp_path, points, colors)
     out = tmp_path / "boxes.ply"
     run(pointpaint_bin, "voxelize", str(src), "-o", str(out), "--voxel-size", "1", "--geometry", "boxes", "--ply", encoding)
     data = plyfile.PlyData.read(str(out))
@@ -139,8 +144,7 @@ def test_boxes_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cloud, encod
 
 def test_wide_colour_output_read_by_plyfile_and_open3d(tmp_path, pointpaint_bin, cloud):
     points, colors = cloud
-    src = tmp_path / "in.ply"
-    plyfile.PlyData([plyfile.PlyElement.describe(vertex_array(points, colors), "vertex")]).write(str(src))
+    src = write_input(tmp_path, points, colors)
     out = tmp_path / "wide.ply"
     run(pointpaint_bin, "voxelize", str(src), "-o", str(out), "--voxel-size", "0.5", "--float-colors", "always")
     centres, expected_colors, encoded = expected_voxels(points, colors, 0.5)

@@ -74,6 +74,17 @@ import Testing
     static let localFlags = 6, localMethod = 8, localTime = 10, localCRC = 14, localStored = 18, localSize = 22, localVersion = 4
     static let centralFlags = 8, centralMethod = 10, centralCRC = 16, centralStored = 20, centralSize = 24, centralOffset = 42
 
+    /// The test archive with entry `name` claiming `size` bytes, stored and uncompressed, in both
+    /// its local header and its central directory entry.
+    static func claiming(_ size: UInt32, for name: String) throws -> Archive {
+        var archive = try Archive()
+        let local = try archive.local(name), central = try archive.central(name)
+        for field in [local + localSize, local + localStored, central + centralSize, central + centralStored] {
+            archive.set32(field, size)
+        }
+        return archive
+    }
+
     /// The error opening `archive` throws.
     static func openError(_ archive: Archive) throws -> (PointPaintError, String) {
         let dir = TemporaryDirectory()
@@ -119,11 +130,7 @@ import Testing
     /// The same marker in both headers, where libzip stops at the central directory: refused when
     /// the archive opens, so nothing is read or allocated for the 4 GiB it claims.
     @Test func aCentralEntryClaimingTheZip64MarkerIsRefusedWhenOpening() throws {
-        var archive = try Archive()
-        let local = try archive.local("rgbd/0.depth"), central = try archive.central("rgbd/0.depth")
-        for field in [local + Self.localSize, local + Self.localStored, central + Self.centralSize, central + Self.centralStored] {
-            archive.set32(field, 0xFFFF_FFFF)
-        }
+        let archive = try Self.claiming(0xFFFF_FFFF, for: "rgbd/0.depth")
         let (error, path) = try Self.openError(archive)
         Self.expect(error, .malformed, at: .part("rgbd/0.depth"), path: path, says: ["damaged archive", "central directory claims 4294967295", "ZIP64"])
     }
@@ -131,11 +138,7 @@ import Testing
     /// A stored entry that claims 4 GiB - 2 in both headers (no marker, no ZIP64 field needed):
     /// its data would run past the central directory, so the archive is refused on opening.
     @Test func aStoredEntryClaimingFourGiBIsRefusedBeforeAnyRead() throws {
-        var archive = try Archive()
-        let local = try archive.local("rgbd/1.jpg"), central = try archive.central("rgbd/1.jpg")
-        for field in [local + Self.localSize, local + Self.localStored, central + Self.centralSize, central + Self.centralStored] {
-            archive.set32(field, 0xFFFF_FFFE)
-        }
+        let archive = try Self.claiming(0xFFFF_FFFE, for: "rgbd/1.jpg")
         let (error, path) = try Self.openError(archive)
         Self.expect(error, .malformed, at: .part("rgbd/1.jpg"), path: path, says: ["damaged archive", "claims 4294967294 stored bytes", "past the start of the central directory"])
     }
@@ -249,11 +252,7 @@ import Testing
     /// A stored entry that claims 4 bytes more in both headers (not the last entry): the read stops
     /// at what it claims, inside the next local header, and the CRC refuses it.
     @Test func aStoredEntryClaimingMoreThanItHoldsReadsNoFurther() throws {
-        var archive = try Archive()
-        let local = try archive.local("rgbd/0.depth"), central = try archive.central("rgbd/0.depth")
-        for field in [local + Self.localSize, local + Self.localStored, central + Self.centralSize, central + Self.centralStored] {
-            archive.set32(field, 1028)
-        }
+        let archive = try Self.claiming(1028, for: "rgbd/0.depth")
         let (error, path) = try Self.readError(archive, "rgbd/0.depth")
         Self.expect(error, .malformed, at: .part("rgbd/0.depth"), path: path, says: ["CRC-32"])
     }

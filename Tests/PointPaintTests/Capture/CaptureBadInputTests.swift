@@ -44,16 +44,9 @@ import Testing
 
     /// Reads the capture and every frame; returns the error, or nil when all of it reads.
     static func failure(_ dir: TemporaryDirectory) -> PointPaintError? {
-        do {
+        thrownError {
             let reader = try CaptureReader(path: dir.path)
             for i in 0 ..< reader.frameCount { _ = try reader.frame(at: i) }
-            return nil
-        } catch let error as PointPaintError {
-            #expect(!error.description.contains("\n"), "error messages are one line")
-            return error
-        } catch {
-            Issue.record("expected a PointPaintError, got \(error)")
-            return nil
         }
     }
 

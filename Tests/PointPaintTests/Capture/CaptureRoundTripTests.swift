@@ -6,11 +6,7 @@ import Testing
 @Suite struct CaptureRoundTripTests {
     static func options(_ primaries: ColorPrimaries = .srgb, range: YCbCrRange = .full, siting: ChromaSiting = .center,
                         width: Int = 48, height: Int = 32) -> CaptureSynthesizer.Options {
-        var o = CaptureSynthesizer.Options()
-        o.frameCount = 3
-        o.width = width
-        o.height = height
-        o.pointsPerFrame = 40
+        var o = CaptureSynthesizer.Options(frames: 3, width: width, height: height, pointsPerFrame: 40)
         o.primaries = primaries
         o.range = range
         o.chromaSiting = siting

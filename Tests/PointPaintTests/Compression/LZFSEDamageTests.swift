@@ -7,15 +7,9 @@ import Testing
 struct LZFSEDamageTests {
     /// Decodes `bytes` expecting `size` bytes; the error, or nil when it decoded.
     private func failure(_ bytes: [UInt8], size: Int) -> PointPaintError? {
-        do {
+        thrownError {
             let out = try LZFSE.decode(bytes, file: "bad.depth", expectedSize: size, maximumSize: 1 << 24)
             precondition(out.count == size)
-            return nil
-        } catch let error as PointPaintError {
-            return error
-        } catch {
-            Issue.record("not a PointPaintError: \(error)")
-            return nil
         }
     }
 

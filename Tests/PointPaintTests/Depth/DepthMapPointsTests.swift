@@ -6,10 +6,7 @@ import Testing
 /// its pixel's ray hits, and projects back to the pixel it came from.
 @Suite struct DepthMapPointsTests {
     static let synthesizer: CaptureSynthesizer = {
-        var options = CaptureSynthesizer.Options()
-        options.width = 640
-        options.height = 480
-        options.frameCount = 5
+        let options = CaptureSynthesizer.Options(frames: 5, width: 640, height: 480)
         return CaptureSynthesizer(options: options)
     }()
 

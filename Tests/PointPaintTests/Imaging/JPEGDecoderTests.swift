@@ -39,9 +39,7 @@ import Testing
     func everyKindMatchesFFmpeg(kind: Int, size: (Int, Int)) throws {
         let (subsampling, options, format) = Self.kinds[kind]
         let dir = TemporaryDirectory()
-        try Data(Self.patternPPM(width: size.0, height: size.1)).write(to: URL(fileURLWithPath: dir.file("p.ppm")))
-        let path = dir.file("p.jpg")
-        try ExternalTool.run("cjpeg", ["-quality", "90"] + options + ["-outfile", path, dir.file("p.ppm")])
+        let path = try Self.cjpegPattern(width: size.0, height: size.1, options: options, in: dir)
         let (planes, info) = try JPEGDecoder.decode(try FileBytes.read(path), file: path)
         #expect(info.width == size.0 && info.height == size.1)
         #expect(info.subsampling == subsampling)
@@ -62,9 +60,7 @@ import Testing
     func decodingToAnImageGivesTheImageOfThePlanes(kind: Int, size: (Int, Int)) throws {
         let (_, options, _) = Self.kinds[kind]
         let dir = TemporaryDirectory()
-        try Data(Self.patternPPM(width: size.0, height: size.1)).write(to: URL(fileURLWithPath: dir.file("p.ppm")))
-        let path = dir.file("p.jpg")
-        try ExternalTool.run("cjpeg", ["-quality", "90"] + options + ["-outfile", path, dir.file("p.ppm")])
+        let path = try Self.cjpegPattern(width: size.0, height: size.1, options: options, in: dir)
         try expectSameImage(try FileBytes.read(path), file: path)
     }
 
@@ -96,6 +92,15 @@ import Testing
         }
         #expect(worst <= Self.idctTolerance, sourceLocation: sourceLocation)
         #expect(Double(equal) / Double(ours.count) >= Self.idctAgreement, sourceLocation: sourceLocation)
+    }
+
+    /// `patternPPM` compressed by libjpeg-turbo's `cjpeg` at quality 90 with `options`, as
+    /// `p.jpg` in `dir`; returns its path.
+    static func cjpegPattern(width: Int, height: Int, options: [String], in dir: TemporaryDirectory) throws -> String {
+        try Data(patternPPM(width: width, height: height)).write(to: URL(fileURLWithPath: dir.file("p.ppm")))
+        let path = dir.file("p.jpg")
+        try ExternalTool.run("cjpeg", ["-quality", "90"] + options + ["-outfile", path, dir.file("p.ppm")])
+        return path
     }
 
     /// A binary PPM of smooth colour ramps with a few hard edges, so every DCT frequency is used.

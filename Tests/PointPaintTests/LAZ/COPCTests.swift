@@ -26,9 +26,7 @@ struct COPCTests {
     @Test("a .copc.laz holds the LAS file's points in an octree whose hierarchy lists every one")
     func writesAnOctree() throws {
         let dir = TemporaryDirectory()
-        let (positions, colors) = scene(100_000)
-        try LASWriter().write(positions: positions, colors: colors, to: dir.file("x.copc.laz"))
-        try LASWriter().write(positions: positions, colors: colors, to: dir.file("x.las"))
+        try writeWithLAS(scene(100_000), to: dir.file("x.copc.laz"))
         let summary = try LASSummary(path: dir.file("x.copc.laz"))
         #expect(COPCFile.isCOPC(summary.header))
         let copc = try #require(summary.copc)
@@ -72,9 +70,7 @@ struct COPCTests {
     @Test("a hierarchy with a loop, or an entry past the end, is one error")
     func damagedHierarchy() throws {
         let dir = TemporaryDirectory()
-        let (positions, colors) = scene(20_000)
-        try LASWriter().write(positions: positions, colors: colors, to: dir.file("ok.copc.laz"))
-        let good = try StoreFixtures.bytes(dir.file("ok.copc.laz"))
+        let good = try writtenBytes(scene(20_000), to: dir.file("ok.copc.laz"))
         let info = try #require(try LASSummary(path: dir.file("ok.copc.laz")).copc).info
         func failure(_ bytes: [UInt8]) throws -> PointPaintError {
             try StoreFixtures.write(bytes, to: dir.file("bad.copc.laz"))

@@ -16,14 +16,25 @@ private func spiral(_ count: Int) -> (positions: [SIMD3<Float>], colors: [SIMD3<
     return (positions, colors)
 }
 
+/// Writes the points to `path` (LAS, LAZ or COPC by its name) and returns the file's bytes.
+func writtenBytes(_ points: (positions: [SIMD3<Float>], colors: [SIMD3<Float>]), to path: String) throws -> [UInt8] {
+    try LASWriter().write(positions: points.positions, colors: points.colors, to: path)
+    return try StoreFixtures.bytes(path)
+}
+
+/// Writes the points to `path` and, beside it, to `x.las`.
+func writeWithLAS(_ points: (positions: [SIMD3<Float>], colors: [SIMD3<Float>]), to path: String) throws {
+    try LASWriter().write(positions: points.positions, colors: points.colors, to: path)
+    let las = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("x.las").path
+    try LASWriter().write(positions: points.positions, colors: points.colors, to: las)
+}
+
 @Suite("LAZ")
 struct LAZTests {
     @Test("points written as LAZ (three chunks, point format 7 layered) read back as the same LAS points, every coordinate and colour")
     func roundTrip() throws {
         let dir = TemporaryDirectory()
-        let (positions, colors) = spiral(120_001)
-        try LASWriter().write(positions: positions, colors: colors, to: dir.file("x.laz"))
-        try LASWriter().write(positions: positions, colors: colors, to: dir.file("x.las"))
+        try writeWithLAS(spiral(120_001), to: dir.file("x.laz"))
         let h = try LASReader.readHeader(path: dir.file("x.laz"))
         #expect(h.compressed && h.pointFormat == 7 && h.recordLength == 36 && h.pointCount == 120_001)
         let parameters = try LAZParameters(header: h, file: "x.laz")
@@ -70,8 +81,7 @@ struct LAZTests {
     func damaged() throws {
         let dir = TemporaryDirectory()
         let (positions, colors) = spiral(120_000)
-        try LASWriter().write(positions: positions, colors: colors, to: dir.file("ok.laz"))
-        let good = try StoreFixtures.bytes(dir.file("ok.laz"))
+        let good = try writtenBytes((positions, colors), to: dir.file("ok.laz"))
         let h = try LASReader.readHeader(path: dir.file("ok.laz"))
         let start = h.pointDataOffset
         let table = good.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: start, as: Int64.self)) }

@@ -110,24 +110,6 @@ struct PLYCloudLayoutTests {
         return PLYFile(encoding: c.encoding, elements: elements)
     }
 
-    /// Every chunk of a streamed file joined: the number of chunks, positions, colours as 0…1
-    /// values, and whether they came as 8-bit codes.
-    private static func streamed(_ path: String, chunk: Int) throws -> (chunks: Int, cloud: VoxelCloud, codes: Bool) {
-        var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = []
-        var chunks = 0, codes = false
-        _ = try PLYReader.forEachPointChunk(path: path, chunkPoints: chunk) { c in
-            chunks += 1
-            positions += c.positions
-            if let k = c.codes {
-                codes = true
-                colors += k.map { SIMD3(PLYFile.unitValue($0.x), PLYFile.unitValue($0.y), PLYFile.unitValue($0.z)) }
-            } else {
-                colors += c.colors ?? []
-            }
-        }
-        return (chunks, VoxelCloud(voxelSize: nil, positions: positions, colors: colors), codes)
-    }
-
     private static func bits(_ v: [SIMD3<Float>]) -> [[UInt32]] {
         v.map { [$0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern] }
     }
@@ -147,7 +129,7 @@ struct PLYCloudLayoutTests {
             return try PLYReader.directCloud(header, data, file: path)
         }
         #expect((onePass != nil) == c.fixed, "whole-file reader")
-        let stream = try Self.streamed(path, chunk: 2)
+        let stream = try PLYPointStreamTests.streamed(path, chunk: 2)
         #expect(stream.chunks == (c.fixed ? 3 : 1), "streaming reader")
         #expect(stream.codes == (c.colorTypes == [.uint8, .uint8, .uint8]))
 

@@ -7,8 +7,9 @@ import Testing
 /// (ascii, boxes, damage) must take the full parse and its errors.
 @Suite("PLY point streaming")
 struct PLYPointStreamTests {
-    /// Every chunk of a file joined: positions, and colours as 0…1 values.
-    private static func streamed(_ path: String, chunk: Int) throws -> (count: Int, chunks: Int, cloud: VoxelCloud, codes: Bool) {
+    /// Every chunk of a file joined: the points counted, the number of chunks, positions,
+    /// colours as 0…1 values, and whether they came as 8-bit codes.
+    static func streamed(_ path: String, chunk: Int) throws -> (count: Int, chunks: Int, cloud: VoxelCloud, codes: Bool) {
         var positions: [SIMD3<Float>] = [], colors: [SIMD3<Float>] = []
         var chunks = 0
         var codes = false

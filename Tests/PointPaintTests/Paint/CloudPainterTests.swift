@@ -8,11 +8,7 @@ import Testing
     /// A small synthesized capture (PointPaint's own format, no depth maps) and its truth.
     static let capture: (directory: TemporaryDirectory, truth: [CaptureSynthesizer.TruthPoint]) = {
         let directory = TemporaryDirectory("paint-test")
-        var options = CaptureSynthesizer.Options()
-        options.frameCount = 6
-        options.width = 160
-        options.height = 120
-        options.pointsPerFrame = 150
+        var options = CaptureSynthesizer.Options(frames: 6, width: 160, height: 120, pointsPerFrame: 150)
         options.positionNoise = 0
         let truth = try! CaptureSynthesizer(options: options).write(to: directory.file("cap"), encoding: .nv12)
         return (directory, truth)

@@ -9,11 +9,7 @@ import Testing
 /// and the error is many times larger: the scene discriminates.
 @Suite struct CloudPainterVisibilityTests {
     static func options() -> CaptureSynthesizer.Options {
-        var options = CaptureSynthesizer.Options()
-        options.frameCount = 12
-        options.width = 320
-        options.height = 240
-        options.pointsPerFrame = 10
+        var options = CaptureSynthesizer.Options(frames: 12, width: 320, height: 240, pointsPerFrame: 10)
         options.positionNoise = 0
         return options
     }

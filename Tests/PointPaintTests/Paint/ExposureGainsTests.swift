@@ -53,11 +53,7 @@ import Testing
 
     @Test func driftIsEvenedOutByAutoExposure() throws {
         let directory = TemporaryDirectory("paint-exposure")
-        var options = CaptureSynthesizer.Options()
-        options.frameCount = 12
-        options.width = 320
-        options.height = 240
-        options.pointsPerFrame = 10
+        var options = CaptureSynthesizer.Options(frames: 12, width: 320, height: 240, pointsPerFrame: 10)
         options.exposureDrift = 0.5
         try CaptureSynthesizer(options: options).write(to: directory.file("cap"), encoding: .nv12)
         let surface = SyntheticScene.standard.surfaceSamples(spacing: 0.04, radius: 0.06, tolerance: 0.04)

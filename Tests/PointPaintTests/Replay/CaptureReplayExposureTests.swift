@@ -6,11 +6,7 @@ import Testing
 @Suite struct CaptureReplayExposureTests {
     @Test func gainsUndoTheSynthesizedDrift() throws {
         let directory = TemporaryDirectory("replay-exposure")
-        var options = CaptureSynthesizer.Options()
-        options.frameCount = 8
-        options.width = 160
-        options.height = 120
-        options.pointsPerFrame = 10
+        var options = CaptureSynthesizer.Options(frames: 8, width: 160, height: 120, pointsPerFrame: 10)
         options.exposureDrift = 0.5
         let synth = CaptureSynthesizer(options: options)
         try synth.writeStray(to: directory.file("stray"))

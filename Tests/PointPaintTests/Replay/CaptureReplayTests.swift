@@ -6,11 +6,7 @@ import Testing
 @Suite struct CaptureReplayTests {
     static func synthesize(_ primaries: ColorPrimaries = .srgb, range: YCbCrRange = .full, matrix: YCbCrMatrix = .bt601,
                            siting: ChromaSiting = .center, in dir: TemporaryDirectory) throws -> [CaptureSynthesizer.TruthPoint] {
-        var o = CaptureSynthesizer.Options()
-        o.frameCount = 6
-        o.width = 320
-        o.height = 240
-        o.pointsPerFrame = 250
+        var o = CaptureSynthesizer.Options(frames: 6, width: 320, height: 240, pointsPerFrame: 250)
         o.primaries = primaries
         o.range = range
         o.matrix = matrix
@@ -118,11 +114,7 @@ import Testing
     @Test(arguments: [false, true])
     func resultsAreIdenticalWhateverTheThreadCount(gains: Bool) throws {
         let dir = TemporaryDirectory()
-        var o = CaptureSynthesizer.Options()
-        o.frameCount = 41
-        o.width = 160
-        o.height = 120
-        o.pointsPerFrame = 100
+        var o = CaptureSynthesizer.Options(frames: 41, width: 160, height: 120, pointsPerFrame: 100)
         o.seed = 5
         _ = try CaptureSynthesizer(options: o).write(to: dir.path, encoding: .nv12)
         let reader = try CaptureReader(path: dir.path)

@@ -24,9 +24,7 @@ import Testing
     func samplesEqualAFloat64DecodeOfTheJPEG(kind: Int, size: (Int, Int)) throws {
         let (subsampling, sample, format) = Self.kinds[kind]
         let dir = TemporaryDirectory()
-        try Data(JPEGDecoderTests.patternPPM(width: size.0, height: size.1)).write(to: URL(fileURLWithPath: dir.file("p.ppm")))
-        let path = dir.file("p.jpg")
-        try ExternalTool.run("cjpeg", ["-quality", "90", "-sample", sample, "-outfile", path, dir.file("p.ppm")])
+        let path = try JPEGDecoderTests.cjpegPattern(width: size.0, height: size.1, options: ["-sample", sample], in: dir)
         let (planes, info) = try JPEGDecoder.decode(try FileBytes.read(path), file: path)
         let image = YCbCrImage(planes)
         #expect(image.subsampling == subsampling)

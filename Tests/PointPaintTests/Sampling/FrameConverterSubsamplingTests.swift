@@ -27,13 +27,21 @@ import Testing
 
     /// `convertSubsampledScalar` over the whole image.
     static func scalarModel(_ image: YCbCrImage, _ converter: FrameConverter, _ layout: PixelLayout, _ interpolation: Interpolation) -> [UInt8] {
+        scalarConversion(image, converter, layout) { planes, k in
+            planes.convertSubsampledScalar(rows: 0 ..< image.height, subsampling: image.subsampling, interpolation: interpolation, k)
+        }
+    }
+
+    /// The output of `convert`, a scalar model of the converter, run on the whole image's planes
+    /// with the converter's constants.
+    static func scalarConversion(_ image: YCbCrImage, _ converter: FrameConverter, _ layout: PixelLayout,
+                                 _ convert: (FramePlanes, FrameConverterConstants) -> Void) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: image.width * image.height * layout.bytesPerPixel)
         let k = FrameConverterConstants(encoding: converter.encoding, siting: converter.siting)
         image.luma.withUnsafeBytes { luma in
             image.chroma.withUnsafeBytes { chroma in
                 out.withUnsafeMutableBytes { o in
-                    FramePlanes(image: image, luma: luma, chroma: chroma, output: o, layout: layout)
-                        .convertSubsampledScalar(rows: 0 ..< image.height, subsampling: image.subsampling, interpolation: interpolation, k)
+                    convert(FramePlanes(image: image, luma: luma, chroma: chroma, output: o, layout: layout), k)
                 }
             }
         }

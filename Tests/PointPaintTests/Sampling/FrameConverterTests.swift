@@ -87,17 +87,9 @@ private func uniformImage(width: Int = 2, height: Int = 2, y: UInt8, cb: UInt8, 
 
 /// `FramePlanes.convertBilinearScalar` over the whole image: the bilinear kernel's scalar model.
 private func bilinearScalarModel(_ image: YCbCrImage, _ converter: FrameConverter, _ layout: PixelLayout) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: image.width * image.height * layout.bytesPerPixel)
-    let k = FrameConverterConstants(encoding: converter.encoding, siting: converter.siting)
-    image.luma.withUnsafeBytes { luma in
-        image.chroma.withUnsafeBytes { chroma in
-            out.withUnsafeMutableBytes { o in
-                FramePlanes(image: image, luma: luma, chroma: chroma, output: o, layout: layout)
-                    .convertBilinearScalar(rowPairs: 0 ..< image.height / 2, k)
-            }
-        }
+    FrameConverterSubsamplingTests.scalarConversion(image, converter, layout) { planes, k in
+        planes.convertBilinearScalar(rowPairs: 0 ..< image.height / 2, k)
     }
-    return out
 }
 
 @Suite struct FrameConverterTests {

@@ -101,11 +101,7 @@ private final class Publications: @unchecked Sendable {
 /// A small synthesized capture in a fresh temporary directory.
 private func synthesizedCapture(frames: Int = 5) throws -> String {
     let path = NSTemporaryDirectory() + "pointpaint-live-\(UUID().uuidString)"
-    var o = CaptureSynthesizer.Options()
-    o.frameCount = frames
-    o.width = 160
-    o.height = 120
-    o.pointsPerFrame = 120
+    var o = CaptureSynthesizer.Options(frames: frames, width: 160, height: 120, pointsPerFrame: 120)
     o.seed = 5
     _ = try CaptureSynthesizer(options: o).write(to: path, encoding: .nv12)
     return path

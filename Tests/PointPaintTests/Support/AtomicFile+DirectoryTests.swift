@@ -60,11 +60,7 @@ import Testing
     /// removed, with what it holds, by the next write beside it; a running process's stays.
     @Test func foldersOfDeadWritersAreRemovedByTheNextWrite() throws {
         let dir = TemporaryDirectory()
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
-        let stale = ".capture.tmp-\(finished.processIdentifier)-7", running = ".capture.tmp-1-8"
+        let stale = ".capture.tmp-\(try AtomicFileTests.deadProcess())-7", running = ".capture.tmp-1-8"
         try dir.write("partial", to: stale + "/rgb/000000.jpg")
         try dir.write("partial", to: running + "/capture.json")
         try AtomicFile.writeDirectory(to: dir.file("capture")) { try AtomicFile.write(Array("{}".utf8), to: $0 + "/capture.json") }

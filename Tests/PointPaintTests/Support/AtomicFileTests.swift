@@ -92,15 +92,20 @@ import Testing
         #expect(AtomicFile.temporaryOwner(name) == owner)
     }
 
-    /// A temporary of a process that no longer runs is removed by the next write into its
-    /// directory; those of running processes, and other hidden files, stay.
-    @Test func temporariesOfDeadProcessesAreRemovedByTheNextWrite() throws {
-        let dir = TemporaryDirectory()
+    /// The id of a process that ran and has ended (`/bin/true`).
+    static func deadProcess() throws -> Int32 {
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
         try finished.run()
         finished.waitUntilExit()
-        let dead = finished.processIdentifier
+        return finished.processIdentifier
+    }
+
+    /// A temporary of a process that no longer runs is removed by the next write into its
+    /// directory; those of running processes, and other hidden files, stay.
+    @Test func temporariesOfDeadProcessesAreRemovedByTheNextWrite() throws {
+        let dir = TemporaryDirectory()
+        let dead = try Self.deadProcess()
         let stale = ".cloud.ply.tmp-\(dead)-17", mine = ".cloud.ply.tmp-\(getpid())-18", running = ".cloud.ply.tmp-1-19"
         for name in [stale, mine, running, ".cloud.ply.tmp-x-20", ".hidden"] { try dir.write("partial", to: name) }
         try AtomicFile.write(Array("done".utf8), to: dir.file("cloud.ply"))

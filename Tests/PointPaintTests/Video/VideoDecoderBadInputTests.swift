@@ -5,17 +5,30 @@ import Testing
 /// Videos PointPaint cannot decode exactly are refused in one line naming the file; damaged
 /// ones end in an error, never a crash or a hang.
 struct VideoDecoderBadInputTests {
+    /// The bytes of the test pattern encoded as lossless H.264 MP4 (`video.mp4` in `directory`).
+    private static func patternVideo(in directory: TemporaryDirectory) throws -> [UInt8] {
+        let video = directory.file("video.mp4")
+        try VideoFixture.encode(VideoFixture.pattern(), to: video, VideoFixture.losslessH264)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: video)))
+    }
+
+    /// Where the four-character `name` (a box type) first stands in `bytes`, at or after `from`.
+    private static func box(_ name: String, in bytes: [UInt8], from: Int = 0) -> Int? {
+        (from ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == Array(name.utf8) }
+    }
+
+    /// Expects decoding `path` to stop with an error of `kind` that reads `description`.
+    private func expectFailure(_ path: String, _ kind: PointPaintError.Kind, _ description: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = failure(path)
+        #expect(error?.kind == kind && error?.description == description, "\(String(describing: error))", sourceLocation: sourceLocation)
+    }
+
     /// Opens `path` and decodes every frame, returning the error that stopped it.
     private func failure(_ path: String, maximumDimension: Int = VideoDecoder.defaultMaximumDimension) -> PointPaintError? {
-        do {
+        thrownError {
             let decoder = try VideoDecoder(path: path, maximumDimension: maximumDimension)
             _ = try VideoFixture.decodeAll(decoder)
-            return nil
-        } catch let error as PointPaintError {
-            return error
-        } catch {
-            Issue.record("not a PointPaintError: \(error)")
-            return nil
         }
     }
 
@@ -106,9 +119,7 @@ struct VideoDecoderBadInputTests {
         let png = directory.file("image.png"), path = directory.file("image.mp4")
         try PNGImage(width: 4, height: 2, channels: 3, samples: [UInt8](repeating: 200, count: 24)).write(to: png)
         try FileManager.default.moveItem(atPath: png, toPath: path)
-        let error = try #require(failure(path))
-        #expect(error.kind == .unsupported)
-        #expect(error.description == "\(path): holds a png image, not H.264 or HEVC video")
+        expectFailure(path, .unsupported, "\(path): holds a png image, not H.264 or HEVC video")
     }
 
     /// Found by fuzzing: a damaged sample entry read "holds none video" (libav's name for no
@@ -116,18 +127,14 @@ struct VideoDecoderBadInputTests {
     @Test("a video of a codec FFmpeg does not know is refused in words, naming the file's tag")
     func unknownCodec() throws {
         let directory = TemporaryDirectory()
-        let video = directory.file("video.mp4"), path = directory.file("unknown.mp4")
-        try VideoFixture.encode(VideoFixture.pattern(), to: video, VideoFixture.losslessH264)
+        let path = directory.file("unknown.mp4")
         // The sample entry's format, avc1, becomes a tag no codec has.
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: video)))
-        let find = { (box: String, from: Int) in (from ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == Array(box.utf8) } }
-        let table = try #require(find("stsd", 0))
-        let entry = try #require(find("avc1", table))
+        var bytes = try Self.patternVideo(in: directory)
+        let table = try #require(Self.box("stsd", in: bytes))
+        let entry = try #require(Self.box("avc1", in: bytes, from: table))
         bytes.replaceSubrange(entry ..< entry + 4, with: Array("zzzz".utf8))
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let error = try #require(failure(path))
-        #expect(error.kind == .unsupported)
-        #expect(error.description == "\(path): holds video of a codec FFmpeg does not know (tag 'zzzz'), not H.264 or HEVC video")
+        expectFailure(path, .unsupported, "\(path): holds video of a codec FFmpeg does not know (tag 'zzzz'), not H.264 or HEVC video")
     }
 
     @Test("an audio-only file has no video stream")
@@ -143,12 +150,11 @@ struct VideoDecoderBadInputTests {
     @Test("a video track without samples holds no frames")
     func zeroFrames() throws {
         let directory = TemporaryDirectory()
-        let whole = directory.file("video.mp4"), path = directory.file("empty.mp4")
-        try VideoFixture.encode(VideoFixture.pattern(), to: whole, VideoFixture.losslessH264)
+        let path = directory.file("empty.mp4")
         // Empty the sample tables: no sizes (stsz sample count), no durations (stts entry count).
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
+        var bytes = try Self.patternVideo(in: directory)
         for (box, countOffset) in [("stsz", 12), ("stts", 8)] {
-            let at = try #require((0 ..< bytes.count - 4).first { Array(bytes[$0 ..< $0 + 4]) == Array(box.utf8) })
+            let at = try #require(Self.box(box, in: bytes))
             bytes.replaceSubrange(at + countOffset ..< at + countOffset + 4, with: [0, 0, 0, 0])
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))

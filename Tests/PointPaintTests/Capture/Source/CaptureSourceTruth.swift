@@ -9,11 +9,7 @@ enum CaptureSourceTruth {
     /// The small synthesizer every source test writes layouts with: 160 × 120 frames (depth maps
     /// 64 × 48), a few frames along the arc, so poses are not the identity.
     static func synthesizer(frames: Int = 4) -> CaptureSynthesizer {
-        var options = CaptureSynthesizer.Options()
-        options.width = 160
-        options.height = 120
-        options.frameCount = frames
-        options.pointsPerFrame = 20
+        let options = CaptureSynthesizer.Options(frames: frames, width: 160, height: 120, pointsPerFrame: 20)
         return CaptureSynthesizer(options: options)
     }
 
