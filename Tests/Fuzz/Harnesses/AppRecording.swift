@@ -7,11 +7,7 @@ import Foundation
 enum AppRecording {
     /// The synthesizer of every recording: small and quick.
     static let synthesizer: CaptureSynthesizer = {
-        var options = CaptureSynthesizer.Options()
-        options.frameCount = 2
-        options.width = 64
-        options.height = 48
-        options.pointsPerFrame = 20
+        let options = CaptureSynthesizer.Options(frames: 2, width: 64, height: 48, pointsPerFrame: 20)
         return CaptureSynthesizer(options: options)
     }()
 
@@ -37,6 +33,14 @@ enum AppRecording {
                          "frame \(index) of \(frame.image.width)x\(frame.image.height) in a \(source.imageInfo.width)x\(source.imageInfo.height) capture")
             _ = try source.jpegData(at: index)
         }
+    }
+
+    /// Reads the recording at `path` as `format` (`readAll`) with `bytes` in place of its file
+    /// `file` (relative to the scratch directory). `path` is made, from its static property,
+    /// before the input replaces the file: arguments are evaluated before the call.
+    static func readAll(_ path: String, format: CaptureFormat, replacing file: String, with bytes: [UInt8]) throws {
+        _ = Fuzz.write(bytes, to: file)
+        try readAll(path, format: format)
     }
 }
 
@@ -76,9 +80,7 @@ enum Record3DMetadataHarness: FuzzHarness {
     static let path = AppRecording.make("record3d") { _ = try AppRecording.synthesizer.writeRecord3DExport(to: $0) }
 
     static func fuzz(_ bytes: [UInt8]) throws {
-        let path = path  // the recording is made before the first input replaces its file
-        _ = Fuzz.write(bytes, to: "record3d/metadata.json")
-        try AppRecording.readAll(path, format: .record3d)
+        try AppRecording.readAll(path, format: .record3d, replacing: "record3d/metadata.json", with: bytes)
     }
 }
 
@@ -93,9 +95,7 @@ enum PolycamCameraHarness: FuzzHarness {
     }()
 
     static func fuzz(_ bytes: [UInt8]) throws {
-        let path = path  // the recording is made before the first input replaces its file
-        _ = Fuzz.write(bytes, to: camera)
-        try AppRecording.readAll(path, format: .polycam)
+        try AppRecording.readAll(path, format: .polycam, replacing: camera, with: bytes)
     }
 }
 
@@ -105,9 +105,7 @@ enum ScannerAppFrameHarness: FuzzHarness {
     static let path = AppRecording.make("scanner") { _ = try AppRecording.synthesizer.writeScannerApp(to: $0) }
 
     static func fuzz(_ bytes: [UInt8]) throws {
-        let path = path  // the recording is made before the first input replaces its file
-        _ = Fuzz.write(bytes, to: "scanner/frame_00000.json")
-        try AppRecording.readAll(path, format: .scannerApp)
+        try AppRecording.readAll(path, format: .scannerApp, replacing: "scanner/frame_00000.json", with: bytes)
     }
 }
 
@@ -117,8 +115,6 @@ enum NerfstudioTransformsHarness: FuzzHarness {
     static let path = AppRecording.make("nerfstudio") { _ = try AppRecording.synthesizer.writeNerfstudio(to: $0) }
 
     static func fuzz(_ bytes: [UInt8]) throws {
-        let path = path  // the recording is made before the first input replaces its file
-        _ = Fuzz.write(bytes, to: "nerfstudio/transforms.json")
-        try AppRecording.readAll(path, format: .nerfstudio)
+        try AppRecording.readAll(path, format: .nerfstudio, replacing: "nerfstudio/transforms.json", with: bytes)
     }
 }

@@ -6,9 +6,8 @@ enum EXRHarness: FuzzHarness {
     static let name = "exr"
 
     static func fuzz(_ bytes: [UInt8]) throws {
-        let path = Fuzz.write(bytes, to: "depth.exr")
-        let size = try SourceFiles.depthEXRSize(path, frame: 0)
-        let map = try SourceFiles.depthEXR(path, confidence: nil, size: size, frame: 0)
-        Fuzz.require(map.width == size.width && map.height == size.height, "a depth map of another size than its header's")
+        try Fuzz.depthMap(bytes, named: "depth.exr", size: SourceFiles.depthEXRSize) {
+            try SourceFiles.depthEXR($0, confidence: $1, size: $2, frame: $3)
+        }
     }
 }

@@ -45,6 +45,31 @@ enum Fuzz {
         }
     }
 
+    /// A depth map file as a recording's source reads it: `size` reads the header's size, then
+    /// `read` the map, which must have that size.
+    static func depthMap(_ bytes: [UInt8], named name: String,
+                         size: (String, Int) throws -> (width: Int, height: Int),
+                         read: (String, SourceFiles.Confidence?, (width: Int, height: Int), Int) throws -> DepthMap) throws {
+        let path = write(bytes, to: name)
+        let expected = try size(path, 0)
+        let map = try read(path, nil, expected, 0)
+        require(map.width == expected.width && map.height == expected.height, "a depth map of another size than its header's")
+    }
+
+    /// A LAS, LAZ or COPC file as `info` and `view` read it: the summary and its text (which
+    /// `checking` looks at), then every point, which must be as many as the header states.
+    static func lasCloud(_ bytes: [UInt8], named name: String, checking: (LASSummary) -> Void = { _ in })
+        throws -> (path: String, summary: LASSummary, cloud: VoxelCloud) {
+        let path = write(bytes, to: name)
+        let summary = try LASSummary(path: path)
+        _ = summary.description
+        checking(summary)
+        let cloud = try LASReader.readCloud(path: path)
+        require(cloud.positions.count == summary.header.pointCount,
+                "\(cloud.positions.count) points read of the header's \(summary.header.pointCount)")
+        return (path, summary, cloud)
+    }
+
     /// Stops the run when `condition` does not hold.
     static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError(message()) }
