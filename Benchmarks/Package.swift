@@ -8,6 +8,19 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "PointPaint", package: "PointPaint"),
 ]
 
+/// A target of ordo-one benchmarks in Benchmarks/NAME, with `extra` dependencies.
+func benchmark(_ name: String, _ extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(name: name, dependencies: benchmarkDependencies + extra, path: "Benchmarks/\(name)",
+                      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}
+
+/// A plain release executable in `path` on PointPaint (or `library`), timed as a whole process by
+/// a script under peers/. Outside Benchmarks/, where the benchmark plugin would take it for one of
+/// its own.
+func tool(_ name: String, path: String, library: String = "PointPaint") -> Target {
+    .executableTarget(name: name, dependencies: [.product(name: library, package: "PointPaint")], path: path)
+}
+
 let package = Package(
     name: "PointPaintBenchmarks",
     platforms: [.macOS(.v13)],
@@ -21,47 +34,24 @@ let package = Package(
         .systemLibrary(name: "CLibYUV", providers: [.apt(["libyuv-dev"])]),
         // Plain C peers measured in the same run (release flags of this package).
         .target(name: "CPeers"),
-        .executableTarget(
-            name: "Sampling", dependencies: benchmarkDependencies + ["CLibYUV", "CPeers"], path: "Benchmarks/Sampling",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        .executableTarget(
-            name: "Scene", dependencies: benchmarkDependencies, path: "Benchmarks/Scene",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        // A plain release executable, timed as a whole process beside `ffmpeg -f null` by
-        // peers/video_decode_bench.sh (both open the file, decode every frame and exit). Outside
-        // Benchmarks/, where the benchmark plugin would take it for one of its own.
-        .executableTarget(
-            name: "VideoDecode", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
-            path: "Tools/VideoDecode"),
+        benchmark("Sampling", ["CLibYUV", "CPeers"]),
+        benchmark("Scene"),
+        // Timed beside `ffmpeg -f null` by peers/video_decode_bench.sh (both open the file, decode
+        // every frame and exit).
+        tool("VideoDecode", path: "Tools/VideoDecode"),
         // Stray Scanner's sequential frame loader, timed the same way by peers/stray_load_bench.sh.
-        .executableTarget(
-            name: "StrayLoad", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
-            path: "Tools/StrayLoad"),
+        tool("StrayLoad", path: "Tools/StrayLoad"),
         // DepthMap.appendPoints on one core, timed by itself (peers/replay_sources_bench.sh runs it).
-        .executableTarget(
-            name: "DepthPoints", dependencies: [.product(name: "PointPaint", package: "PointPaint")],
-            path: "Tools/DepthPoints"),
-        .executableTarget(
-            name: "Grading", dependencies: benchmarkDependencies, path: "Benchmarks/Grading",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        tool("DepthPoints", path: "Tools/DepthPoints"),
+        benchmark("Grading"),
         // LZFSE decoding; its C reference peer is loaded at run time from $LZFSE_REFERENCE_LIB.
-        .executableTarget(
-            name: "Compression", dependencies: benchmarkDependencies, path: "Benchmarks/Compression",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        benchmark("Compression"),
         // The level-of-detail octree's build and node selection (CPU only, no OpenGL context).
-        .executableTarget(
-            name: "LevelOfDetail",
-            dependencies: benchmarkDependencies + [.product(name: "PointPaintViewer", package: "PointPaint")],
-            path: "Benchmarks/LevelOfDetail",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        .executableTarget(
-            name: "Store", dependencies: benchmarkDependencies, path: "Benchmarks/Store",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        benchmark("LevelOfDetail", [.product(name: "PointPaintViewer", package: "PointPaint")]),
+        benchmark("Store"),
         // The viewer's frame time beside peers/cubes.c (peers/viewer_bench.sh runs both): a plain
         // executable, because it draws through an OpenGL context on the main thread.
-        .executableTarget(
-            name: "ViewerBenchmark", dependencies: [.product(name: "PointPaintViewer", package: "PointPaint")],
-            path: "ViewerBenchmark"),
+        tool("ViewerBenchmark", path: "ViewerBenchmark", library: "PointPaintViewer"),
     ],
     swiftLanguageModes: [.v6]
 )

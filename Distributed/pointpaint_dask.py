@@ -38,6 +38,19 @@ def _check(result):
     return result
 
 
+def _run_all(client, step, commands):
+    """Runs every command as a task on `client`'s cluster, raising with the first failure's
+    line; returns the seconds they took together. Each task gets a key of its own (`step`, its
+    index, this process and the time), so a rerun is never taken for one Dask has cached."""
+    start = time.perf_counter()
+    futures = [client.submit(subprocess.run, command, capture_output=True, text=True, pure=False,
+                             key=f"{step}-{k}-of-{len(commands)}-{os.getpid()}-{time.time_ns()}")
+               for k, command in enumerate(commands)]
+    for result in client.gather(futures):
+        _check(result)
+    return time.perf_counter() - start
+
+
 def run(capture, output, *, shards, regions=None, client=None, binary="pointpaint", workdir=None,
         replay_args=(), output_args=(), threads_per_shard=1, keep=False, log=print):
     """Replays `capture` into `output` (.ply, .las or .ppstore) as `shards` shards merged in
@@ -57,30 +70,18 @@ def run(capture, output, *, shards, regions=None, client=None, binary="pointpain
     timings = {"shards": shards, "regions": regions}
     try:
         # Map: one replay a shard.
-        start = time.perf_counter()
         parts = [work / f"part-{k:05d}-of-{shards:05d}.ppstore" for k in range(shards)]
-        futures = [
-            client.submit(subprocess.run,
-                          _command(binary, "replay", capture, "--shard", f"{k}/{shards}", "-o", parts[k], "--quiet",
-                                   "--threads", threads_per_shard, *replay_args),
-                          capture_output=True, text=True, pure=False, key=f"replay-{k}-of-{shards}-{os.getpid()}-{time.time_ns()}")
-            for k in range(shards)]
-        for result in client.gather(futures):
-            _check(result)
-        timings["replay"] = time.perf_counter() - start
+        timings["replay"] = _run_all(client, "replay", [
+            _command(binary, "replay", capture, "--shard", f"{k}/{shards}", "-o", parts[k], "--quiet",
+                     "--threads", threads_per_shard, *replay_args)
+            for k in range(shards)])
         log(f"replayed {shards} shards in {timings['replay']:.2f} s")
 
         # Reduce: one merge a region, every region from all the parts.
-        start = time.perf_counter()
         region_files = [work / f"region-{r:05d}-of-{regions:05d}.ppstore" for r in range(regions)]
-        futures = [
-            client.submit(subprocess.run,
-                          _command(binary, "merge", *parts, "--region", f"{r}/{regions}", "-o", region_files[r]),
-                          capture_output=True, text=True, pure=False, key=f"merge-{r}-of-{regions}-{os.getpid()}-{time.time_ns()}")
-            for r in range(regions)]
-        for result in client.gather(futures):
-            _check(result)
-        timings["merge"] = time.perf_counter() - start
+        timings["merge"] = _run_all(client, "merge", [
+            _command(binary, "merge", *parts, "--region", f"{r}/{regions}", "-o", region_files[r])
+            for r in range(regions)])
         log(f"merged {regions} regions in {timings['merge']:.2f} s")
 
         # Concatenate: the regions hold disjoint runs of codes, so this merge combines no cell.

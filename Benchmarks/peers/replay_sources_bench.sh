@@ -16,27 +16,15 @@
 #   Benchmarks/peers/replay_sources_bench.sh        # RUNS=5 SCRATCH=.build-bench POINTPAINT=path
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scratch=${SCRATCH:-.build-bench}
-runs=${RUNS:-5}
+source Benchmarks/peers/bench_setup.sh 5
+video_bench pointpaint-video-bench
 bin=${POINTPAINT:-$scratch/release/pointpaint}
-dir=${TMPDIR:-/tmp}/pointpaint-video-bench
-video="$dir/rgb.mp4"
-stray="$dir/stray"
 jpegs="$dir/stray-jpeg"
 v1="$dir/v1-jpeg"
-mkdir -p "$dir"
-if [[ ! -f "$video" ]]; then
-  echo "encoding $video (300 frames, x265; a few minutes on 2 cores)" >&2
-  ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc2=size=1920x1440:rate=30" -frames:v 300 \
-    -pix_fmt yuv420p -c:v libx265 -preset fast -b:v 10M -x265-params log-level=error \
-    -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709 -tag:v hvc1 "$dir/encoding.mp4"
-  mv "$dir/encoding.mp4" "$video"
-fi
 [[ -n "${POINTPAINT:-}" ]] || swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product pointpaint >&2
-swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product StrayLoad >&2
-swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product DepthPoints >&2
-tools="$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)"
-[[ -f "$stray/odometry.csv" ]] || "$tools/StrayLoad" --make "$stray" "$video" >&2
+stray_load=$(bench_tool StrayLoad)
+depth_points=$(bench_tool DepthPoints)
+[[ -f "$stray/odometry.csv" ]] || "$stray_load" --make "$stray" "$video" >&2
 if [[ ! -f "$v1/capture.json" ]]; then
   rm -rf "$jpegs" "$v1"
   mkdir -p "$jpegs/rgb"
@@ -88,4 +76,4 @@ for name, commands in pairs.items():
     print(f"  replay / {peer_label}: wall {ratio(0):.2f}x, CPU {ratio(1):.2f}x")
 PY
 echo "points from depth, one core:"
-for run in $(seq 1 "$runs"); do "$tools/DepthPoints" 2000; done
+for run in $(seq 1 "$runs"); do "$depth_points" 2000; done

@@ -9,24 +9,12 @@
 #   Benchmarks/peers/shard_video_bench.sh        # RUNS=3 SCRATCH=.build-bench POINTPAINT=path
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scratch=${SCRATCH:-.build-bench}
-runs=${RUNS:-3}
+source Benchmarks/peers/bench_setup.sh 3
+video_bench pointpaint-shard-bench keyint=30:min-keyint=30:scenecut=0
 bin=${POINTPAINT:-$scratch/release/pointpaint}
-dir=${TMPDIR:-/tmp}/pointpaint-shard-bench
-video="$dir/rgb.mp4"
-stray="$dir/stray"
-mkdir -p "$dir"
-if [[ ! -f "$video" ]]; then
-  echo "encoding $video (300 frames, x265, a keyframe every 30; a few minutes on 2 cores)" >&2
-  ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc2=size=1920x1440:rate=30" -frames:v 300 \
-    -pix_fmt yuv420p -c:v libx265 -preset fast -b:v 10M -x265-params log-level=error:keyint=30:min-keyint=30:scenecut=0 \
-    -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709 -tag:v hvc1 "$dir/encoding.mp4"
-  mv "$dir/encoding.mp4" "$video"
-fi
 [[ -n "${POINTPAINT:-}" ]] || swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product pointpaint >&2
-swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product StrayLoad >&2
-tools="$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)"
-[[ -f "$stray/odometry.csv" ]] || "$tools/StrayLoad" --make "$stray" "$video" >&2
+stray_load=$(bench_tool StrayLoad)
+[[ -f "$stray/odometry.csv" ]] || "$stray_load" --make "$stray" "$video" >&2
 
 python3 - "$runs" "$bin" "$stray" "$dir" <<'PY'
 import os, statistics, subprocess, sys, time, filecmp

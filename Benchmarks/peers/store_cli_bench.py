@@ -20,27 +20,7 @@ import sys
 import tempfile
 import time
 
-
-import numpy as np
-
-
-def write_ply(path, start, n):
-    rec = np.empty(n, dtype=[("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
-    offsets = np.arange(start, start + n, dtype=np.float64)[:, None]
-    g = 1.2207440846057596
-    alpha = np.array([1 / g, 1 / g**2, 1 / g**3])
-    pts = 0.5 + offsets * alpha
-    cols = 0.25 + offsets * alpha
-    pts, cols = (pts - np.floor(pts)).astype(np.float32), np.floor((cols - np.floor(cols)) * 255).astype(np.uint8)
-    for i, a in enumerate("xyz"):
-        rec[a] = pts[:, i]
-    for i, a in enumerate(("red", "green", "blue")):
-        rec[a] = cols[:, i]
-    header = ("ply\nformat binary_little_endian 1.0\nelement vertex %d\nproperty float x\nproperty float y\n"
-              "property float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n" % n)
-    with open(path, "wb") as f:
-        f.write(header.encode())
-        rec.tofile(f)
+from sequence_ply import write_ply
 
 
 def timed(command):
@@ -67,7 +47,7 @@ def main():
         shards = []
         for k in range(4):
             ply = os.path.join(tmp, f"shard-{k}.ply")
-            write_ply(ply, k * 2_500_000, 2_500_000)
+            write_ply(ply, 2_500_000, start=k * 2_500_000)
             store = os.path.join(tmp, f"shard-{k}.ppstore")
             subprocess.run([bin, "voxelize", ply, "-o", store, "--voxel-size", "0.01"], check=True, capture_output=True)
             os.remove(ply)
@@ -75,7 +55,7 @@ def main():
         read_voxels = sum(voxels(bin, s) for s in shards)
         merged = os.path.join(tmp, "merged.ppstore")
         ply = os.path.join(tmp, "million.ply")
-        write_ply(ply, 0, 1_000_000)
+        write_ply(ply, 1_000_000)
         million = os.path.join(tmp, "million.ppstore")
         subprocess.run([bin, "voxelize", ply, "-o", million, "--voxel-size", "0.001"], check=True, capture_output=True)
         os.remove(ply)

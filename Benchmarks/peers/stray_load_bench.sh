@@ -9,21 +9,9 @@
 # Target (issue 12): a whole replay of such a capture <= 1.3x ffmpeg; the loader is its first part.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scratch=${SCRATCH:-.build-bench}
-runs=${RUNS:-10}
-dir=${TMPDIR:-/tmp}/pointpaint-video-bench
-video="$dir/rgb.mp4"
-stray="$dir/stray"
-mkdir -p "$dir"
-if [[ ! -f "$video" ]]; then
-  echo "encoding $video (300 frames, x265; a few minutes on 2 cores)" >&2
-  ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc2=size=1920x1440:rate=30" -frames:v 300 \
-    -pix_fmt yuv420p -c:v libx265 -preset fast -b:v 10M -x265-params log-level=error \
-    -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709 -tag:v hvc1 "$dir/encoding.mp4"
-  mv "$dir/encoding.mp4" "$video"
-fi
-swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product StrayLoad >&2
-bin="$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)/StrayLoad"
+source Benchmarks/peers/bench_setup.sh 10
+video_bench pointpaint-video-bench
+bin=$(bench_tool StrayLoad)
 [[ -f "$stray/odometry.csv" ]] || "$bin" --make "$stray" "$video" >&2
 "$bin" "$stray" 2 >&2   # checks every frame loads; fills the page cache
 

@@ -12,12 +12,11 @@
 # the C program drawing all 20M points and < 150 ms/frame.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scratch=${SCRATCH:-.build-bench}
+source Benchmarks/peers/bench_setup.sh
 frames=${FRAMES:-20}
 rounds=${ROUNDS:-2}
 big=${BIG:-20000000}
-swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product ViewerBenchmark >&2
-bin="$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)/ViewerBenchmark"
+bin=$(bench_tool ViewerBenchmark)
 cc -O2 -Wall -o "$scratch/cubes" Benchmarks/peers/cubes.c -lglfw -lGL -lm
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" bash -c '

@@ -14,10 +14,8 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+from sequence_ply import write_ply
 
-G = 1.2207440846057596
-ALPHA = np.array([1 / G, 1 / G**2, 1 / G**3])
 
 OPEN3D = """
 import sys, open3d as o3d
@@ -26,25 +24,6 @@ down = pc.voxel_down_sample(0.01)
 assert o3d.io.write_point_cloud(sys.argv[2], down)
 print(len(pc.points), len(down.points))
 """
-
-
-def sequence(n, offset):
-    v = offset + np.arange(n, dtype=np.float64)[:, None] * ALPHA
-    return (v - np.floor(v)).astype(np.float32)
-
-
-def make_file(path, n):
-    rec = np.empty(n, dtype=[("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
-    pts, cols = sequence(n, 0.5), np.floor(sequence(n, 0.25) * 255).astype(np.uint8)
-    for i, a in enumerate("xyz"):
-        rec[a] = pts[:, i]
-    for i, a in enumerate(("red", "green", "blue")):
-        rec[a] = cols[:, i]
-    header = ("ply\nformat binary_little_endian 1.0\nelement vertex %d\nproperty float x\nproperty float y\n"
-              "property float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n" % n)
-    with open(path, "wb") as f:
-        f.write(header.encode())
-        rec.tofile(f)
 
 
 def peak(command):
@@ -68,7 +47,7 @@ def main():
     ap.add_argument("--make", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.make:
-        make_file(args.make, args.points)
+        write_ply(args.make, args.points)
         return
     tmp = tempfile.mkdtemp(prefix="pointpaint-rss-")
     src = os.path.join(tmp, "in.ply")
