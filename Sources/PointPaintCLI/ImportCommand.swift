@@ -21,6 +21,9 @@ struct ImportCommand: ParsableCommand {
     var output: String
     @Option(help: "Threads that load frames (default: all cores).")
     var threads: Int?
+    @Option(help: ArgumentHelp("Write the refined camera poses of this poses.json (written by register, or synth --pose-drift) instead of the recorded ones.",
+                               valueName: "poses.json"))
+    var poses: String?
     @Flag(help: "Print only the summary, no progress.")
     var quiet = false
 
@@ -30,9 +33,11 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let source = try CaptureFormat.open(capture.path, format: capture.sourceFormat)
+        let refined = try poses.map { try CameraPoses(contentsOf: $0, for: source) }
         var reporter = ProgressReporter(label: "frames", total: source.frameCount)
         let start = Date()
-        let counts = try CaptureImport.write(source, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount) { done in
+        let counts = try CaptureImport.write(source, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                                             poses: refined) { done in
             if !quiet { reporter.update(done: done, detail: "") }
         }
         let seconds = Date().timeIntervalSince(start)

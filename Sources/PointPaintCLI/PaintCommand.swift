@@ -83,6 +83,7 @@ struct PaintCommand: ParsableCommand {
         let cloud = try PaintCloud.read(path: cloudPath)
         let source = try CaptureFormat.open(capture.path, format: capture.sourceFormat)
         var options = painterOptions
+        options.pass.poses = try selection.loadPoses(for: source)
         var painter = try CloudPainter(cloud: cloud, source: source, options: options)
         let indices = painter.frameIndices
         try FrameSelectionOptions.requireFrames(indices.count, of: capture.path, frameCount: source.frameCount)

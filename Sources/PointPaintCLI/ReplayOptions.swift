@@ -39,7 +39,9 @@ struct ReplayOptions: ParsableArguments {
     /// - Throws: the capture's errors, and a `CommandError` when the options select no frame.
     func replay(of path: String, format: CaptureFormat? = nil, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
         let source = try CaptureFormat.open(path, format: format)
-        let replay = try CaptureReplay(source: source, options: options(grade: grade, shard: shard))
+        var options = options(grade: grade, shard: shard)
+        options.pass.poses = try selection.loadPoses(for: source)
+        let replay = try CaptureReplay(source: source, options: options)
         try FrameSelectionOptions.requireFrames(replay.selectedFrames.count, of: path, frameCount: source.frameCount)
         return replay
     }

@@ -46,6 +46,17 @@ struct SynthCommand: ParsableCommand {
     var sceneCloud: Double?
     @Option(help: "Drift each frame's exposure and white balance: per-channel gains in linear light from 1 down to about e^(-1.3 A) (0: none).")
     var exposureDrift = 0.0
+    @Option(help: ArgumentHelp("Record poses that drift from the true ones, smoothly, to T metres and R degrees by the last frame (frames are rendered from the true poses, which go to truth-poses.json for replay --poses).",
+                               valueName: "T,R"))
+    var poseDrift: String?
+
+    /// `--pose-drift` as metres and degrees (0, 0 when not given).
+    var drift: (metres: Double, degrees: Double)? {
+        guard let poseDrift else { return (0, 0) }
+        let parts = poseDrift.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let t = parts[0], let r = parts[1], t >= 0, t <= 1, r >= 0, r <= 10 else { return nil }
+        return (t, r)
+    }
 
     func validate() throws {
         typealias Limits = CaptureSynthesizer.Options
@@ -66,6 +77,12 @@ struct SynthCommand: ParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number") }
         if let sceneCloud, !(sceneCloud >= 0.005 && sceneCloud.isFinite) { throw ValidationError("--scene-cloud must be a spacing of at least 0.005 metres; found \(sceneCloud)") }
         guard exposureDrift >= 0, exposureDrift <= 1 else { throw ValidationError("--exposure-drift must be from 0 to 1; found \(exposureDrift)") }
+        guard let drift else {
+            throw ValidationError("--pose-drift must be T,R: metres from 0 to 1 and degrees from 0 to 10; found \(poseDrift ?? "")")
+        }
+        if layout == .record3d, drift.metres > 0 || drift.degrees > 0 {
+            throw ValidationError("--pose-drift applies to the v1, stray, polycam, scanner-app and nerfstudio layouts, not to record3d")
+        }
         guard encoding == nil || layout == .v1 else {
             throw ValidationError("--encoding applies to the v1 layout only; --layout \(layout.rawValue) stores frames as the app does")
         }
@@ -80,6 +97,10 @@ struct SynthCommand: ParsableCommand {
         options.positionNoise = noise
         options.seed = seed
         options.exposureDrift = exposureDrift
+        if let drift {
+            options.poseDriftMetres = drift.metres
+            options.poseDriftDegrees = drift.degrees
+        }
         let synthesizer = CaptureSynthesizer(options: options, scene: occluders ? .occluded : .standard)
         let start = Date()
         let truth: [CaptureSynthesizer.TruthPoint]
@@ -110,10 +131,13 @@ struct SynthCommand: ParsableCommand {
             truth = try synthesizer.writeNerfstudio(to: output)
             what = "nerfstudio transforms.json (JPEG frames, depth maps)"
         }
+        let directory = layout == .record3d && output.lowercased().hasSuffix(".r3d") ? URL(fileURLWithPath: output).deletingLastPathComponent().path : output
         if let sceneCloud {
-            let directory = layout == .record3d && output.lowercased().hasSuffix(".r3d") ? (output as NSString).deletingLastPathComponent : output
             let path = (directory as NSString).appendingPathComponent("scene.ply")
             try PLYWriter.write(Self.sceneCloud(synthesizer.scene.surfaceSamples(spacing: sceneCloud), primaries: primaries), to: path)
+        }
+        if poseDrift != nil {
+            try synthesizer.truePoses().write(to: (directory as NSString).appendingPathComponent("truth-poses.json"))
         }
         let seconds = Date().timeIntervalSince(start)
         print("wrote \(output): \(frames) frames of \(size), \(what), \(range.rawValue)-range \(matrix.rawValue), \(primaries.rawValue), in \(String(format: "%.2f", seconds)) s")

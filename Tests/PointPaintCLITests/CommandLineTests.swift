@@ -19,10 +19,12 @@ struct Tool {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs `pointpaint ARGUMENTS` in `directory` (default: the test's own).
+    static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -31,27 +31,30 @@ public enum CaptureImport {
 
     /// Writes every frame of `source` (`0 ..< frameCount`: the frames all of its parts have) into
     /// `directory`, which must be new or empty, loading frames with up to `threads` threads
-    /// (`frames(_:threads:)`: a video is decoded once, in order). Calls `progress` with the
-    /// frames written after each one.
+    /// (`frames(_:threads:)`: a video is decoded once, in order). A frame `poses` lists is written
+    /// with its refined pose, its feature points moved with it (`CaptureFrame.repose`). Calls
+    /// `progress` with the frames written after each one.
     /// - Throws: `.malformed` when `directory` is a file or a folder that already holds files;
     ///   the source's errors for a frame that fails; the writer's errors.
     /// - Complexity: one pass over the frames: each is loaded (decoded) once.
     @discardableResult
     public static func write(_ source: any CaptureSource, to directory: String, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                             progress: (Int) -> Void = { _ in }) throws -> Counts {
+                             poses: CameraPoses? = nil, progress: (Int) -> Void = { _ in }) throws -> Counts {
         // Written as a hidden folder beside `directory`, renamed into place once complete: an
         // interrupted import leaves no half capture behind (the next write there removes it).
         try AtomicFile.writeDirectory(to: directory) { temporary in
-            try fill(temporary, from: source, threads: threads, progress: progress)
+            try fill(temporary, from: source, threads: threads, poses: poses, progress: progress)
         }
     }
 
     /// Writes every frame of `source` and its cloud into the new folder `directory`.
-    private static func fill(_ directory: String, from source: any CaptureSource, threads: Int, progress: (Int) -> Void) throws -> Counts {
+    private static func fill(_ directory: String, from source: any CaptureSource, threads: Int, poses: CameraPoses?,
+                             progress: (Int) -> Void) throws -> Counts {
         var writer = try CaptureWriter(directory: directory, imageInfo: source.imageInfo, encoding: .png)
         var counts = Counts()
         let sequence = source.frames(Array(0 ..< source.frameCount), threads: threads)
-        while let frame = try sequence.next() {
+        while var frame = try sequence.next() {
+            if let refined = poses?.frame(frame.index) { frame.repose(refined) }
             if let jpeg = try source.jpegData(at: frame.index) {
                 try writer.append(jpeg: jpeg, camera: frame.camera, points: frame.points, depth: frame.depth, timestamp: frame.timestamp)
                 counts.jpegFrames += 1

@@ -261,20 +261,7 @@ extension CaptureManifest {
     /// the text back gives exactly these values.
     public func jsonText() -> String {
         func list(_ values: [Double]) -> String { "[" + values.map { "\($0)" }.joined(separator: ", ") + "]" }
-        func quote(_ s: String) -> String {
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
+        let quote = JSONText.quote
         var out = "{\n"
         out += "  \"format\": \(quote(Self.formatName)),\n"
         out += "  \"version\": \(Self.version),\n"

@@ -40,7 +40,7 @@ public struct CaptureWriter {
 
     /// Writes `bytes` to `relative` inside the capture, making its folder first.
     private func write(_ bytes: some DataProtocol, to relative: String) throws {
-        try AtomicFile.makeDirectories((path(relative) as NSString).deletingLastPathComponent)
+        try AtomicFile.makeDirectories(FilePaths.parent(of: path(relative)))
         try AtomicFile.write(bytes, to: path(relative))
     }
 

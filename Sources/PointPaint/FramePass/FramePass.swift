@@ -25,6 +25,8 @@ struct FramePass: Sendable {
     /// `WorldOrigin`): each frame's camera and feature points reach the callers measured from
     /// it (`Camera.measured(from:)`), so map coordinates keep their precision.
     let origin: SIMD3<Double>
+    /// The poses to use instead of the recorded ones (`FramePassOptions.poses`).
+    let poses: CameraPoses?
 
     /// A pass over `source`'s frames `options.frames` (all when nil), every `options.every`th of
     /// them, and of those only part `shard`.
@@ -42,6 +44,7 @@ struct FramePass: Sendable {
         }
         self.source = source
         self.origin = origin
+        poses = options.poses
         threads = max(1, options.threads)
         interpolation = options.interpolation
         colorPolicy = SampleColorPolicy(primaries: source.imageInfo.primaries, grade: grade)
@@ -114,7 +117,7 @@ struct FramePass: Sendable {
     func run<Piece, Output>(pieces: @escaping (CaptureFrame) -> [Piece], transform: @escaping (CaptureFrame, Piece) throws -> Output,
                             body: (Output) throws -> Bool) throws {
         let frames = source.frames(indices, threads: frameThreads)
-        let origin = origin
+        let origin = origin, poses = poses
         // The pieces of the frame being cut, in order.
         var current: CaptureFrame?, rest: ArraySlice<Piece> = []
         let pipeline = OrderedPipeline<(CaptureFrame, Piece), Output>(
@@ -122,6 +125,7 @@ struct FramePass: Sendable {
             input: {
                 while rest.isEmpty {
                     guard var frame = try frames.next() else { return nil }
+                    if let refined = poses?.frame(frame.index) { frame.repose(refined) }
                     frame.measure(from: origin)
                     current = frame
                     rest = pieces(frame)[...]
@@ -136,6 +140,17 @@ struct FramePass: Sendable {
 }
 
 extension CaptureFrame {
+    /// This frame with the refined pose of `poses`: its camera's pose replaced (the intrinsics
+    /// stay), its feature points (world space, placed with the recorded pose) moved by the
+    /// correction. The depth map is the camera's own and stays.
+    mutating func repose(_ poses: CameraPoses.Frame) {
+        // A refined pose is rigid (`CameraPoses` refuses any other), so it has an inverse.
+        camera = Camera(intrinsics: camera.intrinsics, transform: poses.refined)!
+        guard let recorded = points else { return }
+        let correction = poses.correction
+        points = recorded.map { FeaturePoint(world: correction.transformPoint($0.world), id: $0.id) }
+    }
+
     /// This frame measured from `origin`: its camera (`Camera.measured(from:)`) and feature
     /// points; its depth map is the camera's own and stays. Nothing changes for a zero origin.
     mutating func measure(from origin: SIMD3<Double>) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// What replay (`CaptureReplay.Options.pass`) and paint (`CloudPainter.Options.pass`) both
 /// choose about their walk over a capture's frames (`FramePass`): which frames, how an image is
-/// read between texels, and on how many threads.
+/// read between texels, on how many threads, and with which poses.
 public struct FramePassOptions: Sendable, Equatable {
     /// Frames to use (indices into the capture); all when nil.
     public var frames: Range<Int>?
@@ -12,6 +12,9 @@ public struct FramePassOptions: Sendable, Equatable {
     public var interpolation: Interpolation = .bilinear
     /// Threads that load, sample and observe frames; defaults to the active processor count.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Refined camera poses (`--poses`): a frame they list is used with its refined pose, its
+    /// feature points moved with it (`CameraPoses.Frame.correction`); nil uses the recorded ones.
+    public var poses: CameraPoses?
 
     /// Every frame, bilinear, all cores.
     public init() {}

@@ -54,7 +54,7 @@ extension AtomicFile {
             }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FilePaths.parent(of: path)
         if !parent.isEmpty, parent != path { try makeDirectories(parent) }
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
             throw PointPaintError.system("cannot create directory", file: path)

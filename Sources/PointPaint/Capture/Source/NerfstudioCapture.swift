@@ -52,7 +52,7 @@ public struct NerfstudioCapture: CaptureSource {
         self.path = path
         let file = SourceFiles.isFolder(path) ? (path as NSString).appendingPathComponent("transforms.json") : path
         self.file = file
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = FilePaths.parent(of: file)
         func resolve(_ relative: String) -> String {
             relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
         }

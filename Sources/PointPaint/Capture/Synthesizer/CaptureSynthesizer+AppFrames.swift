@@ -8,7 +8,8 @@ extension CaptureSynthesizer {
         package var index: Int
         /// Seconds from the first frame (`index / frameRate`).
         package var timestamp: Double
-        /// Intrinsics of the image and camera-to-world pose, ARKit's axes.
+        /// Intrinsics of the image and camera-to-world pose, ARKit's axes, as recorded
+        /// (`recordedCamera(frame:)`: drifted when the options ask for it).
         package var camera: Camera
         /// The rendered R′G′B′ pixels (sRGB, 0…1, row by row) the JPEG was encoded from.
         package var pixels: [SIMD3<Double>]
@@ -45,7 +46,8 @@ extension CaptureSynthesizer {
             let jpeg = try JPEGEncoder.encode(YCbCrPlanes(encode(pixels)), quality: 95)
             let depth = renderDepth(frame: index, width: depthSize.width, height: depthSize.height)
             truth += featurePoints(frame: index, camera: camera, nextID: &nextID, random: &random).1
-            try body(AppFrame(index: index, timestamp: Double(index) / options.frameRate, camera: camera, pixels: pixels, jpeg: jpeg,
+            try body(AppFrame(index: index, timestamp: Double(index) / options.frameRate, camera: recordedCamera(frame: index),
+                              pixels: pixels, jpeg: jpeg,
                               depth: depth, millimetres: Self.millimetres(depth)))
         }
         return truth

@@ -53,7 +53,7 @@ extension CaptureSynthesizer {
         }
         try zip.add("icon", icon, method: .store)
         try zip.write(to: path)
-        try TruthFile.write(truth, to: ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("truth.ply"))
+        try TruthFile.write(truth, to: (FilePaths.parent(of: path) as NSString).appendingPathComponent("truth.ply"))
         return truth
     }
 

@@ -36,6 +36,12 @@ public struct CaptureSynthesizer: Sendable {
         /// How far each frame's exposure and white balance drift (`exposureGain(frame:)`): 0 for
         /// none; 0.5 darkens frames by up to about half in linear light.
         public var exposureDrift = 0.0
+        /// How far the recorded poses drift from the true ones by the last frame
+        /// (`poseDrift(frame:)`): the camera centre by this many metres, and it turns by
+        /// `poseDriftDegrees`. Frames are rendered from the true poses; 0 and 0 record those.
+        public var poseDriftMetres = 0.0
+        /// How far the recorded cameras turn from the true ones by the last frame, degrees.
+        public var poseDriftDegrees = 0.0
 
         /// Default options: 40 frames of 640×480, full-range BT.601 sRGB (ARKit's format).
         public init() {}
@@ -208,6 +214,14 @@ public struct CaptureSynthesizer: Sendable {
         return (points, truth)
     }
 
+    /// Feature points seen from frame `index` as the recording holds them: moved by the frame's
+    /// pose drift (`poseDrift(frame:)`), as odometry places what it sees with its own pose.
+    func recorded(_ points: [FeaturePoint], frame index: Int) -> [FeaturePoint] {
+        guard options.poseDriftMetres > 0 || options.poseDriftDegrees > 0 else { return points }
+        let drift = poseDrift(frame: index)
+        return points.map { FeaturePoint(world: drift.transformPoint($0.world), id: $0.id) }
+    }
+
     /// The largest channel change (0…1 scale) allowed within 2.5 pixels of a feature point.
     public static let edgeTolerance = 0.1
 
@@ -234,7 +248,8 @@ public struct CaptureSynthesizer: Sendable {
             let image = encode(render(frame: index))
             let (points, frameTruth) = featurePoints(frame: index, camera: camera, nextID: &nextID, random: &random)
             truth += frameTruth
-            try writer.append(image: image, camera: camera, points: points, timestamp: Double(index) / options.frameRate)
+            try writer.append(image: image, camera: recordedCamera(frame: index), points: recorded(points, frame: index),
+                              timestamp: Double(index) / options.frameRate)
             progress(index)
         }
         try TruthFile.write(truth, to: (directory as NSString).appendingPathComponent("truth.ply"))

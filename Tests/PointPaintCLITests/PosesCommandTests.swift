@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import PointPaint
+
+/// `--poses` as a person uses it: a drifted recording (`synth --pose-drift`) replayed with the
+/// true poses it wrote gives the undrifted recording's cloud; a poses file of another recording,
+/// or a damaged one, is one line and no output.
+@Suite struct PosesCommandTests {
+    /// The voxel centres of a PLY written by replay, as a set of cells of `size`.
+    static func cells(_ path: String, size: Double) throws -> Set<SIMD3<Int>> {
+        let cloud = try PLYReader.readCloud(path: path)
+        return Set(cloud.positions.map { SIMD3<Int>((SIMD3<Double>($0) / size).rounded(.down)) })
+    }
+
+    @Test func aDriftedRecordingReplayedWithItsTruePosesIsTheUndriftedOne() throws {
+        let dir = temporaryDirectory()
+        let common = ["--layout", "stray", "--frames", "8", "--size", "160x120"]
+        try Tool.synth(["-o", dir + "/drift", "--pose-drift", "0.025,0.75"] + common)
+        try Tool.synth(["-o", dir + "/clean"] + common)
+        #expect(FileManager.default.fileExists(atPath: dir + "/drift/truth-poses.json"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/clean/truth-poses.json"))
+        var cells: [String: Set<SIMD3<Int>>] = [:]
+        for (name, arguments) in [("drifted", [dir + "/drift"]), ("true", [dir + "/drift", "--poses", dir + "/drift/truth-poses.json"]),
+                                  ("clean", [dir + "/clean"])] {
+            let out = dir + "/\(name).ply"
+            let result = try Tool.run(["replay"] + arguments + ["--points", "depth", "-o", out, "--voxel-size", "0.005", "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+            cells[name] = try Self.cells(out, size: 0.005)
+        }
+        let clean = try #require(cells["clean"]), truth = try #require(cells["true"]), drifted = try #require(cells["drifted"])
+        // The true poses give the clean cells but for rounding at a few cell borders (the Stray
+        // layout stores poses as quaternions); the drifted poses double surfaces.
+        #expect(Double(clean.symmetricDifference(truth).count) < 0.002 * Double(clean.count), "\(clean.count) \(truth.count)")
+        #expect(Double(clean.symmetricDifference(drifted).count) > 0.05 * Double(clean.count), "\(clean.count) \(drifted.count)")
+    }
+
+    @Test func posesOfAnotherRecordingOrDamagedOnesAreOneLine() throws {
+        let dir = temporaryDirectory()
+        try Tool.synth(["-o", dir + "/a", "--frames", "3", "--size", "160x120", "--points", "20", "--pose-drift", "0.01,0.2"])
+        try Tool.synth(["-o", dir + "/b", "--frames", "4", "--size", "160x120", "--points", "20", "--pose-drift", "0.01,0.2"])
+        try "{\"format\": \"pointpaint-poses\"".write(toFile: dir + "/cut.json", atomically: true, encoding: .utf8)
+        for (poses, says) in [(dir + "/b/truth-poses.json", "expected the 3 frames of"), (dir + "/cut.json", "cut.json")] {
+            for command in [["replay", dir + "/a", "-o", dir + "/x.ply"], ["paint", dir + "/a/truth.ply", dir + "/a", "-o", dir + "/x.ply"]] {
+                let result = try Tool.run(command + ["--poses", poses])
+                let lines = result.stderr.split(separator: "\n")
+                #expect(result.status != 0 && lines.count == 1 && lines[0].contains(says), "\(result.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: dir + "/x.ply"))
+            }
+        }
+        // import --poses writes the refined poses: its capture replays as --poses does.
+        let imported = try Tool.run(["import", dir + "/a", "-o", dir + "/imported", "--poses", dir + "/a/truth-poses.json", "--quiet"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let viaImport = try Tool.run(["replay", dir + "/imported", "-o", dir + "/i.ply", "--quiet"])
+        let viaPoses = try Tool.run(["replay", dir + "/a", "-o", dir + "/r.ply", "--poses", dir + "/a/truth-poses.json", "--quiet"])
+        #expect(viaImport.status == 0 && viaPoses.status == 0)
+        let a = try PLYReader.readCloud(path: dir + "/i.ply"), b = try PLYReader.readCloud(path: dir + "/r.ply")
+        #expect(a.count > 0 && a.positions == b.positions && a.colors == b.colors, "\(a.count) \(b.count)")
+        let painted = try Tool.run(["paint", dir + "/a/truth.ply", dir + "/a", "-o", dir + "/p.ply", "--poses", dir + "/a/truth-poses.json", "--quiet"])
+        #expect(painted.status == 0, "\(painted.stderr)")
+        // A one-letter relative output (Foundation's deletingLastPathComponent traps on it).
+        let short = try Tool.run(["synth", "-o", "c", "--frames", "2", "--size", "64x48", "--points", "5", "--pose-drift", "0.01,0.1"], in: dir)
+        #expect(short.status == 0 && FileManager.default.fileExists(atPath: dir + "/c/truth-poses.json"), "\(short.stderr)")
+        let bad = try Tool.run(["synth", "-o", dir + "/c", "--pose-drift", "0.1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--pose-drift must be T,R"), "\(bad.stderr)")
+    }
+}

@@ -1,0 +1,14 @@
+import Testing
+@testable import PointPaint
+
+/// `FilePaths.parent(of:)`: what `NSString.deletingLastPathComponent` gives for every path it
+/// handles, and no trap for the one-character names it traps on.
+@Suite struct FilePathsTests {
+    @Test(arguments: [
+        ("a", ""), ("x/", ""), ("ab", ""), ("/a", "/"), ("/", "/"), ("aa/b", "aa"), ("./a", "."), ("a//b", "a"),
+        ("/x/y/z.ply", "/x/y"), ("dir/sub/", "dir"), ("é/f", "é"), ("", ""),
+    ])
+    func parentsAreFoundationsWithoutItsTrap(path: String, parent: String) {
+        #expect(FilePaths.parent(of: path) == parent)
+    }
+}
