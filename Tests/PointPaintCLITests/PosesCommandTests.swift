@@ -34,6 +34,32 @@ import PointPaint
         #expect(Double(clean.symmetricDifference(drifted).count) > 0.05 * Double(clean.count), "\(clean.count) \(drifted.count)")
     }
 
+    /// The RMS distance of a replayed cloud's points from the synthetic scene's surfaces.
+    static func thickness(_ path: String) throws -> Double {
+        let cloud = try PLYReader.readCloud(path: path)
+        let squares = cloud.positions.map { p in pow(SyntheticScene.standard.distance(to: SIMD3<Double>(p)), 2) }
+        return (squares.reduce(0, +) / Double(max(squares.count, 1))).squareRoot()
+    }
+
+    /// `register` then `replay --poses`: the surfaces are as thin as with the true poses (within
+    /// 1.5×), where the recorded poses thicken them.
+    @Test func registeredPosesReplayAsThinAsTheTrueOnes() throws {
+        let dir = temporaryDirectory()
+        try Tool.synth(["-o", dir + "/drift", "--layout", "stray", "--frames", "8", "--size", "320x240", "--points", "10", "--pose-drift", "0.025,0.75"])
+        let registered = try Tool.run(["register", dir + "/drift", "-o", dir + "/poses.json"])
+        #expect(registered.status == 0 && registered.stdout.hasPrefix("registered 8 frames in "), "\(registered.stderr)")
+        #expect(registered.stdout.contains("7 corrected"), "\(registered.stdout)")
+        var thickness: [String: Double] = [:]
+        for (name, poses) in [("recorded", []), ("registered", ["--poses", dir + "/poses.json"]), ("true", ["--poses", dir + "/drift/truth-poses.json"])] {
+            let out = dir + "/\(name).ply"
+            let result = try Tool.run(["replay", dir + "/drift", "--points", "depth", "-o", out, "--voxel-size", "0.005", "--quiet"] + poses)
+            #expect(result.status == 0, "\(result.stderr)")
+            thickness[name] = try Self.thickness(out)
+        }
+        let recorded = try #require(thickness["recorded"]), refined = try #require(thickness["registered"]), truth = try #require(thickness["true"])
+        #expect(refined <= 1.5 * truth && recorded > 1.5 * truth, "\(thickness)")
+    }
+
     @Test func posesOfAnotherRecordingOrDamagedOnesAreOneLine() throws {
         let dir = temporaryDirectory()
         try Tool.synth(["-o", dir + "/a", "--frames", "3", "--size", "160x120", "--points", "20", "--pose-drift", "0.01,0.2"])
@@ -57,6 +83,12 @@ import PointPaint
         #expect(a.count > 0 && a.positions == b.positions && a.colors == b.colors, "\(a.count) \(b.count)")
         let painted = try Tool.run(["paint", dir + "/a/truth.ply", dir + "/a", "-o", dir + "/p.ply", "--poses", dir + "/a/truth-poses.json", "--quiet"])
         #expect(painted.status == 0, "\(painted.stderr)")
+        // register needs depth: a capture of feature points only is one line, and -o a .json.
+        let depthless = try Tool.run(["register", dir + "/a", "-o", dir + "/r.json"])
+        #expect(depthless.status != 0 && depthless.stderr.split(separator: "\n").count == 1 && depthless.stderr.contains("expected depth maps"),
+                "\(depthless.stderr)")
+        let notJSON = try Tool.run(["register", dir + "/a", "-o", dir + "/r.ply"])
+        #expect(notJSON.status != 0 && notJSON.stderr.contains("a .json file"), "\(notJSON.stderr)")
         // A one-letter relative output (Foundation's deletingLastPathComponent traps on it).
         let short = try Tool.run(["synth", "-o", "c", "--frames", "2", "--size", "64x48", "--points", "5", "--pose-drift", "0.01,0.1"], in: dir)
         #expect(short.status == 0 && FileManager.default.fileExists(atPath: dir + "/c/truth-poses.json"), "\(short.stderr)")

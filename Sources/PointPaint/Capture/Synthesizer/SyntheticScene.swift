@@ -43,6 +43,17 @@ public struct SyntheticScene: Sendable {
             texture: .checker(size: 0.12, a: [0.92, 0.2, 0.35], b: [0.95, 0.9, 0.3])),
     ])
 
+    /// The distance from `p` to the nearest surface of any box, metres (inside a box, to its
+    /// nearest face): how far a replayed point lies off the scene, the thickness a drift adds.
+    public func distance(to p: SIMD3<Double>) -> Double {
+        boxes.map { box in
+            let below = box.min - p, above = p - box.max
+            let outside = pointwiseMax(pointwiseMax(below, above), .zero)
+            let gap = (outside * outside).sum().squareRoot()
+            return gap > 0 ? gap : Swift.min(pointwiseMin(-below, -above).min(), .infinity)
+        }.min() ?? .infinity
+    }
+
     /// The nearest surface hit by the ray, or nil.
     public func intersect(origin: SIMD3<Double>, direction: SIMD3<Double>) -> (distance: Double, box: Int, point: SIMD3<Double>)? {
         var best: (Double, Int)?
