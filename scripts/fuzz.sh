@@ -38,10 +38,10 @@ declare -A dictionary=(
   [manifest]=json [xyz]=xyz [cube]=cube [ply-header]=ply [ply-ascii]=ply [ply-binary]=ply [ply-cloud]=ply
   [png-cube]=png [png-image]=png [png-plane]=png [jpeg]=jpeg [exr]=exr [lzfse]=lzfse [zip]=zip [npy]=npy
   [store]=store [las]=las [laz]=laz [copc]=copc [stray-csv]=csv [r3d]=zip [record3d-metadata]=app-json [polycam-camera]=app-json
-  [scanner-frame]=app-json [nerfstudio]=app-json
+  [scanner-frame]=app-json [nerfstudio]=app-json [poses]=poses
 )
 targets=(manifest xyz cube ply-header ply-ascii ply-binary ply-cloud png-cube png-image png-plane
-         jpeg exr lzfse zip npy store las laz copc stray-csv r3d record3d-metadata polycam-camera scanner-frame nerfstudio)
+         jpeg exr lzfse zip npy store las laz copc stray-csv r3d record3d-metadata polycam-camera scanner-frame nerfstudio poses)
 
 swiftc=${SWIFTC:-swiftc}
 clang=${CLANG:-clang}

@@ -297,9 +297,9 @@ def pngs():
 
 # --- the phone apps' recordings ------------------------------------------------------------------
 
-def synth(layout, out):
+def synth(layout, out, *extra):
     binary = os.environ.get("POINTPAINT_BIN", str(ROOT / ".build" / "debug" / "pointpaint"))
-    subprocess.run([binary, "synth", "-o", str(out), "--layout", layout, "--frames", "2", "--size", "64x48", "--points", "20"],
+    subprocess.run([binary, "synth", "-o", str(out), "--layout", layout, "--frames", "2", "--size", "64x48", "--points", "20", *extra],
                    check=True, capture_output=True)
 
 
@@ -345,6 +345,15 @@ def apps():
         t["camera_model"] = "OPENCV"
         t.update({"k1": 0.0, "k2": 0.0, "p1": 0.0, "p2": 0.0})
         put("nerfstudio", "opencv-zero-distortion.json", json.dumps(t))
+        # Poses: the harness's own recording (2 frames, no drift), and a drifted one's.
+        synth("v1", work / "poses-none", "--pose-drift", "0,0")
+        put("poses", "no-drift.json", (work / "poses-none" / "truth-poses.json").read_bytes())
+        synth("v1", work / "poses-drift", "--pose-drift", "0.02,0.5")
+        drifted = json.loads((work / "poses-drift" / "truth-poses.json").read_bytes())
+        put("poses", "drifted.json", json.dumps(drifted))
+        drifted["residual"] = {"before": 0.01, "after": 0.001}
+        drifted["frames"][1]["residual"] = {"before": 0.012, "after": 0.0011}
+        put("poses", "with-residuals-compact.json", json.dumps(drifted, separators=(",", ":")))
     finally:
         shutil.rmtree(work)
 
@@ -589,7 +598,7 @@ def laz_files():
 def main():
     for target in ("manifest", "xyz", "cube", "ply-header", "ply-ascii", "ply-binary", "ply-cloud", "png-cube", "png-image", "png-plane",
                    "jpeg", "exr", "lzfse", "zip", "npy", "store", "las", "laz", "copc", "stray-csv", "r3d", "record3d-metadata", "polycam-camera",
-                   "scanner-frame", "nerfstudio"):
+                   "scanner-frame", "nerfstudio", "poses"):
         shutil.rmtree(CORPUS / target, ignore_errors=True)
     manifests()
     xyz_files()

@@ -29,7 +29,7 @@ let harnesses: [Entry] = [
     Entry(PNGCubeHarness.self), Entry(PNGImageHarness.self), Entry(PNGPlaneHarness.self),
     Entry(JPEGHarness.self), Entry(EXRHarness.self), Entry(LZFSEHarness.self), Entry(ZipHarness.self), Entry(NPYHarness.self),
     Entry(StoreHarness.self), Entry(LASHarness.self), Entry(LAZHarness.self), Entry(COPCHarness.self), Entry(StrayCSVHarness.self), Entry(Record3DArchiveHarness.self), Entry(Record3DMetadataHarness.self),
-    Entry(PolycamCameraHarness.self), Entry(ScannerAppFrameHarness.self), Entry(NerfstudioTransformsHarness.self),
+    Entry(PolycamCameraHarness.self), Entry(ScannerAppFrameHarness.self), Entry(NerfstudioTransformsHarness.self), Entry(PosesHarness.self),
 ]
 
 /// The harness `FUZZ_TARGET` names; the run stops at once when it names none.
