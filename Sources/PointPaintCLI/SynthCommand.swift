@@ -77,10 +77,10 @@ struct SynthCommand: ParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be a non-negative number") }
         if let sceneCloud, !(sceneCloud >= 0.005 && sceneCloud.isFinite) { throw ValidationError("--scene-cloud must be a spacing of at least 0.005 metres; found \(sceneCloud)") }
         guard exposureDrift >= 0, exposureDrift <= 1 else { throw ValidationError("--exposure-drift must be from 0 to 1; found \(exposureDrift)") }
-        guard let drift else {
+        guard drift != nil else {
             throw ValidationError("--pose-drift must be T,R: metres from 0 to 1 and degrees from 0 to 10; found \(poseDrift ?? "")")
         }
-        if layout == .record3d, drift.metres > 0 || drift.degrees > 0 {
+        if layout == .record3d, poseDrift != nil {
             throw ValidationError("--pose-drift applies to the v1, stray, polycam, scanner-app and nerfstudio layouts, not to record3d")
         }
         guard encoding == nil || layout == .v1 else {

@@ -58,6 +58,8 @@ public struct CameraPoses: Sendable, Equatable {
     /// How far a file's recorded pose may be from the recording's, in metres and in rotation
     /// matrix elements, and still be the same frame: apps print poses with 6 to 17 digits.
     public static let identityTolerance = 1e-5
+    /// The most frames a poses file may say its recording holds (a day at 120 fps).
+    public static let maximumRecordingFrames = 10_368_000
 
     /// How the refined poses were found (`truth`, `geometric`, …).
     public var method: String
@@ -79,7 +81,7 @@ public struct CameraPoses: Sendable, Equatable {
         self.residual = residual
     }
 
-    /// The refined pose of frame `index`, or nil when the file does not list it.
+    /// The poses of frame `index`, or nil when the file does not list it.
     public func frame(_ index: Int) -> Frame? {
         var low = 0, high = frames.count
         while low < high {
@@ -101,7 +103,7 @@ extension CameraPoses {
         guard try root["format"].string() == Self.formatName else { throw root["format"].failure("\"\(Self.formatName)\"") }
         guard try root["version"].number() == Double(Self.version) else { throw root["version"].failure("version \(Self.version)") }
         method = try root["method"].string()
-        recordingFrames = try root["recording"]["frames"].positiveInteger(atMost: CaptureSynthesizer.Options.maximumFrameCount * 100)
+        recordingFrames = try root["recording"]["frames"].positiveInteger(atMost: Self.maximumRecordingFrames)
         anchor = root["anchor"].exists ? try Self.index(root["anchor"], below: recordingFrames) : nil
         residual = root["residual"].exists ? try Self.residual(root["residual"]) : nil
         var frames: [Frame] = []
