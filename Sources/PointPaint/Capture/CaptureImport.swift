@@ -54,7 +54,7 @@ public enum CaptureImport {
         var counts = Counts()
         let sequence = source.frames(Array(0 ..< source.frameCount), threads: threads)
         while var frame = try sequence.next() {
-            if let refined = poses?.frame(frame.index) { frame.repose(refined) }
+            frame.repose(poses)
             if let jpeg = try source.jpegData(at: frame.index) {
                 try writer.append(jpeg: jpeg, camera: frame.camera, points: frame.points, depth: frame.depth, timestamp: frame.timestamp)
                 counts.jpegFrames += 1

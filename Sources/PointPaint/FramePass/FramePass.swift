@@ -125,7 +125,7 @@ struct FramePass: Sendable {
             input: {
                 while rest.isEmpty {
                     guard var frame = try frames.next() else { return nil }
-                    if let refined = poses?.frame(frame.index) { frame.repose(refined) }
+                    frame.repose(poses)
                     frame.measure(from: origin)
                     current = frame
                     rest = pieces(frame)[...]
@@ -140,10 +140,11 @@ struct FramePass: Sendable {
 }
 
 extension CaptureFrame {
-    /// This frame with the refined pose of `poses`: its camera's pose replaced (the intrinsics
-    /// stay), its feature points (world space, placed with the recorded pose) moved by the
-    /// correction. The depth map is the camera's own and stays.
-    mutating func repose(_ poses: CameraPoses.Frame) {
+    /// This frame with its refined pose from `poses`, when they list it: its camera's pose
+    /// replaced (the intrinsics stay), its feature points (world space, placed with the recorded
+    /// pose) moved by the correction. The depth map is the camera's own and stays.
+    mutating func repose(_ all: CameraPoses?) {
+        guard let poses = all?.frame(index) else { return }
         // A refined pose is rigid (`CameraPoses` refuses any other), so it has an inverse.
         camera = Camera(intrinsics: camera.intrinsics, transform: poses.refined)!
         guard let recorded = points else { return }

@@ -87,13 +87,13 @@ public enum GeometricRegistration {
             }
         }
         let after = problem.residuals(radius: finestRadius)
-        return result(problem: problem, frames: frames, withDepth: withDepth, anchor: anchor, before: before, after: after,
+        return result(problem: problem, withDepth: withDepth, anchor: anchor, before: before, after: after,
                       recordingFrames: source.frameCount, options: options)
     }
 
     /// The poses file and report from a solved problem: frames whose correction passes the
     /// limits, or whose residual it raises, keep their recorded pose.
-    private static func result(problem: Problem, frames: [FrameData], withDepth: [FrameData], anchor: Int,
+    private static func result(problem: Problem, withDepth: [FrameData], anchor: Int,
                                before: [(sum: Double, count: Int)], after: [(sum: Double, count: Int)],
                                recordingFrames: Int, options: Options) -> (poses: CameraPoses, report: Report) {
         var report = Report()
@@ -102,8 +102,7 @@ public enum GeometricRegistration {
         var moves: [(metres: Double, degrees: Double)] = []
         var total = (before: 0.0, after: 0.0, count: 0, countAfter: 0)
         for (k, frame) in withDepth.enumerated() {
-            let rmsBefore = before[k].count > 0 ? (before[k].sum / Double(before[k].count)).squareRoot() : 0
-            let rmsAfter = after[k].count > 0 ? (after[k].sum / Double(after[k].count)).squareRoot() : 0
+            let rmsBefore = rms(before[k].sum, before[k].count), rmsAfter = rms(after[k].sum, after[k].count)
             var refined = k == anchor ? frame.recorded : problem.poses[k]
             let candidate = CameraPoses.Frame(index: frame.index, recorded: frame.recorded, refined: refined)
             if candidate.moved > options.maximumCorrection.metres || candidate.turned > options.maximumCorrection.degrees {
@@ -133,11 +132,15 @@ public enum GeometricRegistration {
             report.medianCorrection = (metres[metres.count / 2], degrees[degrees.count / 2])
             report.largestCorrection = (metres.last!, degrees.last!)
         }
-        report.residual = CameraPoses.Residual(before: total.count > 0 ? (total.before / Double(total.count)).squareRoot() : 0,
-                                               after: total.countAfter > 0 ? (total.after / Double(total.countAfter)).squareRoot() : 0)
+        report.residual = CameraPoses.Residual(before: rms(total.before, total.count), after: rms(total.after, total.countAfter))
         let poses = CameraPoses(method: "geometric", recordingFrames: recordingFrames, anchor: withDepth[anchor].index, frames: out,
                                 residual: report.residual)
         return (poses, report)
+    }
+
+    /// The root mean square of `count` values whose squares sum to `sum`; 0 for none.
+    private static func rms(_ sum: Double, _ count: Int) -> Double {
+        count > 0 ? (sum / Double(count)).squareRoot() : 0
     }
 }
 
@@ -182,15 +185,25 @@ extension GeometricRegistration {
             let grid = NeighbourGrid(points: points, cell: radius)
             return perFrame { k in
                 var sum = 0.0, count = 0
-                for (a, na) in zip(points[k], normals[k]) {
-                    guard let (j, m) = grid.nearest(to: a, excluding: k, within: radius) else { continue }
-                    let nb = normals[j][m]
-                    guard (na * nb).sum() > 0.7 else { continue }
-                    let r = (nb * (a - points[j][m])).sum()
+                Self.forEachMatch(of: k, points: points, normals: normals, grid: grid, radius: radius) { _, _, _, _, r in
                     sum += r * r
                     count += 1
                 }
                 return (sum, count)
+            }
+        }
+
+        /// Calls `body` for every point of frame `k` matched with its nearest point of another
+        /// frame within `radius` whose normal agrees (cosine above 0.7): the point, the matched
+        /// frame, the matched point and its normal, and the point-to-plane residual n_b · (a − b).
+        static func forEachMatch(of k: Int, points: [[SIMD3<Double>]], normals: [[SIMD3<Double>]], grid: NeighbourGrid, radius: Double,
+                                 _ body: (_ a: SIMD3<Double>, _ frame: Int, _ b: SIMD3<Double>, _ normal: SIMD3<Double>, _ r: Double) -> Void) {
+            for (a, na) in zip(points[k], normals[k]) {
+                guard let (j, m) = grid.nearest(to: a, excluding: k, within: radius) else { continue }
+                let nb = normals[j][m]
+                guard (na * nb).sum() > 0.7 else { continue }
+                let b = points[j][m]
+                body(a, j, b, nb, (nb * (a - b)).sum())
             }
         }
 
@@ -219,12 +232,7 @@ extension GeometricRegistration {
             let contributions = perFrame { k -> (own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)]) in
                 var own = NormalBlock()
                 var matched: [Int: (block: NormalBlock, cross: Matrix6)] = [:]
-                for (a, na) in zip(points[k], normals[k]) {
-                    guard let (j, m) = grid.nearest(to: a, excluding: k, within: radius) else { continue }
-                    let nb = normals[j][m]
-                    guard (na * nb).sum() > 0.7 else { continue }
-                    let b = points[j][m]
-                    let r = (nb * (a - b)).sum()
+                Self.forEachMatch(of: k, points: points, normals: normals, grid: grid, radius: radius) { a, j, b, nb, r in
                     let w = abs(r) <= huber ? 1 : huber / abs(r)
                     let ja = Self.jacobian(point: a - centre, normal: nb), jb = -Self.jacobian(point: b - centre, normal: nb)
                     own.add(ja, weight: w, residual: r)
