@@ -1,8 +1,8 @@
 import ArgumentParser
 import PointPaint
 
-/// `--frames`, `--every` and `--poses`: which of a capture's frames `replay`, `view` and `paint`
-/// use, and with which poses. All are optional, so `view` can tell whether they were given.
+/// `--frames` and `--every`: which of a capture's frames `replay`, `view`, `paint` and `register`
+/// use. Both are optional, so `view` can tell whether they were given.
 struct FrameSelectionOptions: ParsableArguments {
     /// `--every` when it is not given.
     static let defaultEvery = 1
@@ -11,9 +11,6 @@ struct FrameSelectionOptions: ParsableArguments {
     var frames: FrameRange?
     @Option(help: "Use every Nth frame (default: \(defaultEvery)).")
     var every: Int?
-    @Option(help: ArgumentHelp("Use the refined camera poses of this poses.json (written by register, or synth --pose-drift) instead of the recorded ones.",
-                               valueName: "poses.json"))
-    var poses: String?
 
     func validate() throws {
         if let every, every < 1 { throw ValidationError("--every must be at least 1") }
@@ -21,19 +18,13 @@ struct FrameSelectionOptions: ParsableArguments {
 
     /// The first of these options given on the command line, as it is spelled there.
     var firstGiven: String? {
-        frames != nil ? "--frames" : every != nil ? "--every" : poses != nil ? "--poses" : nil
+        frames != nil ? "--frames" : every != nil ? "--every" : nil
     }
 
     /// Sets the frame selection of `options`.
     func apply(to options: inout FramePassOptions) {
         options.frames = frames?.range
         options.every = every ?? Self.defaultEvery
-    }
-
-    /// The poses `--poses` names, checked against `source` (nil without `--poses`).
-    /// - Throws: the poses file's errors, one line naming it; a file for another recording.
-    func loadPoses(for source: any CaptureSource) throws -> CameraPoses? {
-        try poses.map { try CameraPoses(contentsOf: $0, for: source) }
     }
 
     /// Refuses a selection of `selected` frames that holds none, for the capture at `path` of

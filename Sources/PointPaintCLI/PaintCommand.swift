@@ -28,6 +28,7 @@ struct PaintCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "File to write: .ply, .las, .laz or .copc.laz; with --voxel-size also .ppstore (an exact store, to merge later).")
     var output: String
     @OptionGroup var selection: FrameSelectionOptions
+    @OptionGroup var poses: PosesOption
     @OptionGroup var sampling: SamplingOptions
     @Option(help: "Voxel edge length in metres: paint voxels instead of the cloud's own points (default: one vertex a point).")
     var voxelSize: Double?
@@ -83,7 +84,7 @@ struct PaintCommand: ParsableCommand {
         let cloud = try PaintCloud.read(path: cloudPath)
         let source = try CaptureFormat.open(capture.path, format: capture.sourceFormat)
         var options = painterOptions
-        options.pass.poses = try selection.loadPoses(for: source)
+        options.pass.poses = try poses.load(for: source)
         var painter = try CloudPainter(cloud: cloud, source: source, options: options)
         let indices = painter.frameIndices
         try FrameSelectionOptions.requireFrames(indices.count, of: capture.path, frameCount: source.frameCount)

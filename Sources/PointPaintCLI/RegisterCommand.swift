@@ -2,34 +2,49 @@ import ArgumentParser
 import Foundation
 import PointPaint
 
-/// `pointpaint register`: refines every frame's camera pose from the recording itself and writes
-/// a poses file for `replay --poses` and `paint --poses`.
+/// `pointpaint register`: refines every frame's camera pose from the recording itself (or against
+/// a fixed cloud) and writes a poses file for `replay --poses` and `paint --poses`.
 struct RegisterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Refine each frame's camera pose so the frames' depth agrees (drift corrected); write poses.json for --poses.",
+        abstract: "Refine each frame's camera pose so the frames agree in depth and colour (drift corrected); write poses.json for --poses.",
         discussion: """
-            Geometric refinement: every frame's depth points, with normals from the depth grid, \
-            are matched with the nearest points of the other frames and all poses are solved \
-            together (point-to-plane Gauss–Newton, Huber loss, correspondence radii 8, 4 and 2 cm). \
-            The anchor frame (the first selected, or --anchor) keeps its recorded pose. A \
-            correction past --max-correction, or one that raises the frame's residual, is not \
-            applied and the frame is named. docs/registration.md describes the method and the file.
+            Geometric refinement (frames with depth): every frame's depth points, with normals \
+            from the depth grid, are matched with the nearest points of the other frames and all \
+            poses are solved together (point-to-plane Gauss–Newton, Huber loss, correspondence \
+            radii 8, 4 and 2 cm). Photometric refinement: the points several frames see should \
+            have the same luma in each; every frame's pose steps on its image gradient, coarse to \
+            fine. With depth both run, colour held by the depth's stiffness; with --cloud, only \
+            colour, against that fixed cloud (as paint colours it). The anchor frame (the first \
+            selected, or --anchor) keeps its pose. A correction past --max-correction, or one that \
+            raises the frame's residual, is not applied and the frame is named. \
+            docs/registration.md describes the method and the file.
             """)
+
+    /// Which refinement runs.
+    enum Method: String, CaseIterable, ExpressibleByArgument {
+        /// Depth, then colour held by the depth (a recording with depth); colour alone with --cloud.
+        case auto
+        /// Depth only.
+        case geometric
+        /// Colour only: against --cloud.
+        case photometric
+    }
 
     @OptionGroup var capture: CaptureArgument
     @Option(name: .shortAndLong, help: ArgumentHelp("The poses file to write.", valueName: "poses.json"))
     var output: String
-    @Option(help: "Frames to register: A..B (inclusive), A..<B, A.. or ..B (default: all).", transform: FrameRange.init(argument:))
-    var frames: FrameRange?
-    @Option(help: "Use every Nth frame.")
-    var every = 1
+    @Option(help: ArgumentHelp("Register by colour against this fixed cloud (PLY, LAS or LAZ, in the recording's world), as paint would colour it.",
+                               valueName: "cloud"))
+    var cloud: String?
+    @Option(help: "Which refinement: auto (depth then colour; colour alone with --cloud), geometric or photometric.")
+    var method: Method = .auto
+    @OptionGroup var selection: FrameSelectionOptions
     @Option(help: "The frame whose pose is held (default: the first selected).")
     var anchor: Int?
-    @Option(help: "Depth pixels below this confidence are not used.")
-    var minConfidence: DepthConfidence = .high
-    @Option(help: "Depth pixels farther than this many metres are not used.")
-    var maxDepth = 5.0
+    @OptionGroup var depth: DepthSamplingOptions
+    @Option(help: "With --cloud: which projected points a frame really sees (paint's test).")
+    var visibility: CloudPainter.Visibility = .auto
     @Option(help: ArgumentHelp("Corrections larger than this are not applied.", valueName: "METRES,DEGREES"))
     var maxCorrection = "0.25,10"
     @Option(help: "Threads (default: all cores).")
@@ -43,36 +58,71 @@ struct RegisterCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if every < 1 { throw ValidationError("--every must be at least 1") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if !(maxDepth > 0 && maxDepth.isFinite) { throw ValidationError("--max-depth must be a positive number of metres, found \(maxDepth)") }
         if limits == nil { throw ValidationError("--max-correction must be METRES,DEGREES, both positive; found \(maxCorrection)") }
         if !output.lowercased().hasSuffix(".json") { throw ValidationError("-o names the poses file to write: a .json file; found \(output)") }
+        if cloud != nil, method == .geometric {
+            throw ValidationError("--cloud registers by colour against a fixed cloud: leave out --method geometric, which registers the recording's own depth")
+        }
+        if cloud == nil, method == .photometric {
+            throw ValidationError("--method photometric registers against a fixed cloud: give --cloud (a recording with depth registers by depth and colour with --method auto)")
+        }
+        if cloud == nil, visibility != .auto {
+            throw ValidationError("--visibility applies to --cloud: a recording's own depth points are tested against its depth maps")
+        }
     }
 
     func run() throws {
         let source = try CaptureFormat.open(capture.path, format: capture.sourceFormat)
-        var options = GeometricRegistration.Options()
-        options.pass.frames = frames?.range
-        options.pass.every = every
-        if let threads { options.pass.threads = threads }
-        options.depth.minimumConfidence = minConfidence
-        options.depth.maximumDepth = Float(maxDepth)
-        options.maximumCorrection = limits!
+        var pass = FramePassOptions()
+        selection.apply(to: &pass)
+        if let threads { pass.threads = threads }
         if let anchor {
             guard anchor >= 0, anchor < source.frameCount else {
                 throw CommandError("\(capture.path): --anchor: no frame \(anchor): the capture has \(source.frameCount)")
             }
-            options.anchor = anchor
         }
+        var geometric = GeometricRegistration.Options()
+        geometric.pass = pass
+        depth.apply(to: &geometric.depth)
+        geometric.anchor = anchor
+        geometric.maximumCorrection = limits!
+        var photometric = PhotometricRegistration.Options()
+        photometric.pass = pass
+        photometric.visibility = visibility
+        photometric.anchor = anchor
+        photometric.maximumCorrection = limits!
         let start = Date()
-        let (poses, report) = try GeometricRegistration.run(source: source, options: options)
+        let poses: CameraPoses
+        var reports: [(String, RegistrationReport)] = []
+        if let cloud {
+            let result = try PhotometricRegistration.run(cloud: try PaintCloud.read(path: cloud), source: source, options: photometric)
+            (poses, reports) = (result.poses, [("colour", result.report)])
+        } else if method == .geometric {
+            let result = try GeometricRegistration.run(source: source, options: geometric)
+            (poses, reports) = (result.poses, [("depth", result.report)])
+        } else {
+            let result = try PoseRefinement.run(source: source, geometric: geometric, photometric: photometric)
+            (poses, reports) = (result.poses, [("depth", result.reports.geometric), ("colour", result.reports.photometric)])
+        }
         try poses.write(to: output)
         let seconds = Date().timeIntervalSince(start)
-        print(String(format: "registered %d frames in %.2f s: %d corrected (median %.1f mm %.3f°, largest %.1f mm %.3f°); residual %.2f mm → %.2f mm; wrote %@",
-                     report.frames, seconds, report.corrected, report.medianCorrection.metres * 1000, report.medianCorrection.degrees,
-                     report.largestCorrection.metres * 1000, report.largestCorrection.degrees, report.residual.before * 1000,
-                     report.residual.after * 1000, output))
-        for (frame, reason) in report.refused { print("frame \(frame) kept its recorded pose: \(reason)") }
+        let stages = reports.map { name, report in
+            let held = report.held > 0 ? ", \(report.held) held (gain under 10 %)" : ""
+            let moves = report.corrected == 0 ? "" : String(format: " (median %.1f mm %.3f°, largest %.1f mm %.3f°)",
+                                                            report.medianCorrection.metres * 1000, report.medianCorrection.degrees,
+                                                            report.largestCorrection.metres * 1000, report.largestCorrection.degrees)
+            return "\(name): \(report.corrected) corrected\(held)\(moves), residual \(Self.residual(report.residual.before, report.unit)) → \(Self.residual(report.residual.after, report.unit))"
+        }
+        let frames = reports.last?.1.frames ?? 0
+        print(String(format: "registered %d frames in %.2f s; %@; wrote %@", frames, seconds, stages.joined(separator: "; "), output))
+        for (name, report) in reports {
+            for (frame, reason) in report.refused { print("frame \(frame) kept its \(name == "colour" && reports.count > 1 ? "depth-registered" : "recorded") pose (\(name)): \(reason)") }
+        }
+    }
+
+    /// A residual for the summary: millimetres for metres, else the value and its unit.
+    static func residual(_ value: Double, _ unit: String) -> String {
+        unit == "m" ? String(format: "%.2f mm", value * 1000) : String(format: "%.2f %@", value, unit)
     }
 }

@@ -7,30 +7,26 @@ import PointPaint
 /// optional, so `view` can tell which were given for a PLY file, where none applies.
 struct ReplayOptions: ParsableArguments {
     @OptionGroup var selection: FrameSelectionOptions
+    @OptionGroup var poses: PosesOption
     @OptionGroup var sampling: SamplingOptions
     @Option(help: "Where a frame's points come from: its feature points, its depth map, or the recording's own point cloud (default: auto, feature points where a frame has them, else depth).")
     var points: CaptureReplay.PointSource?
-    @Option(help: "Depth pixels below this confidence make no points (default: high).")
-    var minConfidence: DepthConfidence?
-    @Option(help: "Depth pixels farther than this many metres make no points (default: 5).")
-    var maxDepth: Double?
+    @OptionGroup var depth: DepthSamplingOptions
     @Option(help: "Use every Nth depth pixel across and down (default: 1, all).")
     var depthStride: Int?
     @OptionGroup var grid: VoxelOptions
 
     func validate() throws {
-        if let maxDepth, !(maxDepth > 0 && maxDepth.isFinite) { throw ValidationError("--max-depth must be a positive number of metres, found \(maxDepth)") }
         if let depthStride, depthStride < 1 { throw ValidationError("--depth-stride must be at least 1") }
     }
 
     /// The first of these options given on the command line, as it is spelled there.
     var firstGiven: String? {
         let given: [(String, Bool)] = [
-            ("--points", points != nil), ("--min-confidence", minConfidence != nil),
-            ("--max-depth", maxDepth != nil), ("--depth-stride", depthStride != nil),
+            ("--points", points != nil), ("--depth-stride", depthStride != nil),
             ("--voxel-size", grid.voxelSize != nil), ("--accumulate", grid.accumulate != nil),
         ]
-        return selection.firstGiven ?? sampling.firstGiven ?? given.first { $0.1 }?.0
+        return selection.firstGiven ?? poses.firstGiven ?? sampling.firstGiven ?? depth.firstGiven ?? given.first { $0.1 }?.0
     }
 
     /// The replay of the capture at `path` (read as `format`, or as the format its files show)
@@ -40,7 +36,7 @@ struct ReplayOptions: ParsableArguments {
     func replay(of path: String, format: CaptureFormat? = nil, grade: ColorCube? = nil, shard: Shard? = nil) throws -> CaptureReplay {
         let source = try CaptureFormat.open(path, format: format)
         var options = options(grade: grade, shard: shard)
-        options.pass.poses = try selection.loadPoses(for: source)
+        options.pass.poses = try poses.load(for: source)
         let replay = try CaptureReplay(source: source, options: options)
         try FrameSelectionOptions.requireFrames(replay.selectedFrames.count, of: path, frameCount: source.frameCount)
         return replay
@@ -54,8 +50,7 @@ struct ReplayOptions: ParsableArguments {
         sampling.apply(to: &options.pass)
         options.grade = grade
         options.points = points ?? .auto
-        if let minConfidence { options.depth.minimumConfidence = minConfidence }
-        if let maxDepth { options.depth.maximumDepth = Float(maxDepth) }
+        depth.apply(to: &options.depth)
         if let depthStride { options.depth.stride = depthStride }
         options.shard = shard
         return options

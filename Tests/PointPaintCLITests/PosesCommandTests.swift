@@ -60,6 +60,47 @@ import PointPaint
         #expect(refined <= 1.5 * truth && recorded > 1.5 * truth, "\(thickness)")
     }
 
+    /// The p95 over the scene cloud's flat-textured points of the largest channel difference
+    /// (8-bit levels) between a painting of it and its true colours.
+    static func colourError(painted: String, scene: String) throws -> Double {
+        let truth = try #require(try PLYReader.read(path: scene)[element: "vertex"]), paint = try PLYReader.readCloud(path: painted)
+        let isFlat = try #require(truth[property: "flat"]).values.doubles()
+        let channels = try ["red", "green", "blue"].map { try #require(truth[property: $0]).values.doubles() }
+        #expect(paint.count == isFlat.count)
+        let errors = (0 ..< min(paint.count, isFlat.count)).filter { isFlat[$0] == 1 }.map { i in
+            let c = paint.colors[i] * 255
+            return max(abs(Double(c.x) - channels[0][i]), abs(Double(c.y) - channels[1][i]), abs(Double(c.z) - channels[2][i]))
+        }.sorted()
+        return errors[Int(0.95 * Double(errors.count - 1))]
+    }
+
+    /// `register --cloud` then `paint --poses`: colour p95 within 1.5 levels of the true poses',
+    /// where the recorded poses are far off; with no drift nothing moves.
+    @Test func colourRegistrationPaintsAsTheTruePosesDo() throws {
+        let dir = temporaryDirectory()
+        try Tool.synth(["-o", dir + "/drift", "--layout", "stray", "--frames", "8", "--size", "320x240", "--points", "10",
+                        "--pose-drift", "0.025,0.75", "--scene-cloud", "0.02"])
+        let scene = dir + "/drift/scene.ply"
+        let registered = try Tool.run(["register", dir + "/drift", "--cloud", scene, "-o", dir + "/poses.json"])
+        #expect(registered.status == 0 && registered.stdout.hasPrefix("registered 8 frames in ") && registered.stdout.contains("colour: "),
+                "\(registered.stderr)")
+        var error: [String: Double] = [:]
+        for (name, poses) in [("recorded", []), ("registered", ["--poses", dir + "/poses.json"]), ("true", ["--poses", dir + "/drift/truth-poses.json"])] {
+            let out = dir + "/\(name).ply"
+            let result = try Tool.run(["paint", scene, dir + "/drift", "-o", out, "--quiet"] + poses)
+            #expect(result.status == 0, "\(result.stderr)")
+            error[name] = try Self.colourError(painted: out, scene: scene)
+        }
+        let recorded = try #require(error["recorded"]), refined = try #require(error["registered"]), truth = try #require(error["true"])
+        #expect(refined <= truth + 1.5 && recorded > truth + 5, "\(error)")
+        // No drift: every frame holds its pose, and the poses file paints as the recording does.
+        try Tool.synth(["-o", dir + "/still", "--layout", "stray", "--frames", "4", "--size", "160x120", "--points", "10", "--scene-cloud", "0.02"])
+        let still = try Tool.run(["register", dir + "/still", "--cloud", dir + "/still/scene.ply", "-o", dir + "/still.json"])
+        #expect(still.status == 0 && still.stdout.contains("colour: 0 corrected, 3 held"), "\(still.stdout)")
+        let poses = try CameraPoses(contentsOf: dir + "/still.json", for: try CaptureFormat.open(dir + "/still", format: nil))
+        #expect(poses.frames.allSatisfy { $0.refined == $0.recorded })
+    }
+
     @Test func posesOfAnotherRecordingOrDamagedOnesAreOneLine() throws {
         let dir = temporaryDirectory()
         try Tool.synth(["-o", dir + "/a", "--frames", "3", "--size", "160x120", "--points", "20", "--pose-drift", "0.01,0.2"])
@@ -87,6 +128,13 @@ import PointPaint
         let depthless = try Tool.run(["register", dir + "/a", "-o", dir + "/r.json"])
         #expect(depthless.status != 0 && depthless.stderr.split(separator: "\n").count == 1 && depthless.stderr.contains("expected depth maps"),
                 "\(depthless.stderr)")
+        for (arguments, says) in [(["--cloud", dir + "/a/truth.ply", "--method", "geometric"], "leave out --method geometric"),
+                                  (["--method", "photometric"], "give --cloud"), (["--visibility", "depth"], "--visibility applies to --cloud"),
+                                  (["--cloud", dir + "/a/truth.ply", "--anchor", "7"], "no frame 7")] {
+            let result = try Tool.run(["register", dir + "/a", "-o", dir + "/r.json"] + arguments)
+            #expect(result.status != 0 && result.stderr.contains(says) && !FileManager.default.fileExists(atPath: dir + "/r.json"),
+                    "\(arguments): \(result.stderr)")
+        }
         let notJSON = try Tool.run(["register", dir + "/a", "-o", dir + "/r.ply"])
         #expect(notJSON.status != 0 && notJSON.stderr.contains("a .json file"), "\(notJSON.stderr)")
         // A one-letter relative output (Foundation's deletingLastPathComponent traps on it).

@@ -33,21 +33,6 @@ public enum GeometricRegistration {
         public init() {}
     }
 
-    /// What a registration did.
-    public struct Report: Sendable {
-        /// Frames registered (those with depth points).
-        public var frames = 0
-        /// Frames given a refined pose other than their recorded one.
-        public var corrected = 0
-        /// Frames whose correction was not applied, each with the reason.
-        public var refused: [(frame: Int, reason: String)] = []
-        /// The median and the largest correction applied: metres the camera moved, degrees it turned.
-        public var medianCorrection = (metres: 0.0, degrees: 0.0), largestCorrection = (metres: 0.0, degrees: 0.0)
-        /// RMS point-to-plane distance between frames at the finest radius, recorded and refined
-        /// poses, metres.
-        public var residual = CameraPoses.Residual(before: 0, after: 0)
-    }
-
     /// One frame's surfels and its pose.
     fileprivate struct FrameData: Sendable {
         var index: Int
@@ -57,8 +42,27 @@ public enum GeometricRegistration {
 
     /// Refines the poses of `source`'s selected frames.
     /// - Throws: `.missing` when no selected frame has depth points (geometric refinement needs
-    ///   depth; the photometric kind is not built yet); the source's errors loading a frame.
-    public static func run(source: any CaptureSource, options: Options) throws -> (poses: CameraPoses, report: Report) {
+    ///   depth), or when the anchor asked for is not among them; the source's errors loading a
+    ///   frame.
+    public static func run(source: any CaptureSource, options: Options) throws -> (poses: CameraPoses, report: RegistrationReport) {
+        let solution = try solve(source: source, options: options)
+        return (solution.poses, solution.report)
+    }
+
+    /// A solved registration with what the colour stage needs (`PoseRefinement`).
+    struct Solution {
+        var poses: CameraPoses
+        var report: RegistrationReport
+        /// Each registered frame's stiffness at the finest radius (by frame index), a twist about `centre`.
+        var stiffness: [Int: Matrix6]
+        /// The point the twists turn about, world space.
+        var centre: SIMD3<Double>
+        /// Every frame's depth points placed with the poses applied, world space.
+        var points: [SIMD3<Double>]
+    }
+
+    /// `run`, keeping the stiffness and the placed points.
+    static func solve(source: any CaptureSource, options: Options) throws -> Solution {
         var passOptions = options.pass
         passOptions.poses = nil
         let pass = try FramePass(source: source, options: passOptions, shard: nil, verb: "register")
@@ -76,7 +80,7 @@ public enum GeometricRegistration {
             throw PointPaintError(.missing, file: source.path,
                                   "expected depth maps to register the frames' poses by their geometry, found no depth points in the \(frames.count) frames selected")
         }
-        let anchor = options.anchor.flatMap { a in withDepth.firstIndex { $0.index == a } } ?? 0
+        let anchor = try RegistrationReport.anchor(options.anchor, among: withDepth.map(\.index), file: source.path, what: "depth points")
         var problem = Problem(frames: withDepth, anchor: anchor, threads: pass.threads)
         let finestRadius = options.radii.last ?? 0.02
         let before = problem.residuals(radius: finestRadius)
@@ -87,60 +91,27 @@ public enum GeometricRegistration {
             }
         }
         let after = problem.residuals(radius: finestRadius)
-        return result(problem: problem, withDepth: withDepth, anchor: anchor, before: before, after: after,
-                      recordingFrames: source.frameCount, options: options)
+        let (poses, report) = result(problem: problem, withDepth: withDepth, anchor: anchor, before: before, after: after,
+                                     recordingFrames: source.frameCount, options: options)
+        // The stiffness and points with the poses applied (a refused frame's recorded one).
+        problem.poses = poses.frames.map(\.refined)
+        let blocks = problem.stiffness(radius: finestRadius)
+        let points = problem.world().points.flatMap { $0 }
+        return Solution(poses: poses, report: report, stiffness: Dictionary(uniqueKeysWithValues: zip(withDepth.map(\.index), blocks)),
+                        centre: problem.centre, points: points)
     }
 
-    /// The poses file and report from a solved problem: frames whose correction passes the
-    /// limits, or whose residual it raises, keep their recorded pose.
+    /// The poses file and report from a solved problem (`RegistrationReport.assemble`).
     private static func result(problem: Problem, withDepth: [FrameData], anchor: Int,
                                before: [(sum: Double, count: Int)], after: [(sum: Double, count: Int)],
-                               recordingFrames: Int, options: Options) -> (poses: CameraPoses, report: Report) {
-        var report = Report()
-        report.frames = withDepth.count
-        var out: [CameraPoses.Frame] = []
-        var moves: [(metres: Double, degrees: Double)] = []
-        var total = (before: 0.0, after: 0.0, count: 0, countAfter: 0)
-        for (k, frame) in withDepth.enumerated() {
-            let rmsBefore = rms(before[k].sum, before[k].count), rmsAfter = rms(after[k].sum, after[k].count)
-            var refined = k == anchor ? frame.recorded : problem.poses[k]
-            let candidate = CameraPoses.Frame(index: frame.index, recorded: frame.recorded, refined: refined)
-            if candidate.moved > options.maximumCorrection.metres || candidate.turned > options.maximumCorrection.degrees {
-                report.refused.append((frame.index, String(format: "a correction of %.3f m and %.2f° passes the limits (%.3f m, %.2f°)",
-                                                           candidate.moved, candidate.turned, options.maximumCorrection.metres,
-                                                           options.maximumCorrection.degrees)))
-                refined = frame.recorded
-            } else if k != anchor, rmsAfter > rmsBefore * 1.05 + 1e-6 {
-                report.refused.append((frame.index, String(format: "the correction raises its residual from %.4f m to %.4f m", rmsBefore, rmsAfter)))
-                refined = frame.recorded
-            }
-            let entry = CameraPoses.Frame(index: frame.index, recorded: frame.recorded, refined: refined,
-                                          residual: CameraPoses.Residual(before: rmsBefore, after: refined == frame.recorded ? rmsBefore : rmsAfter))
-            if k != anchor, refined != frame.recorded {
-                report.corrected += 1
-                moves.append((entry.moved, entry.turned))
-            }
-            total.before += before[k].sum
-            total.count += before[k].count
-            total.after += after[k].sum
-            total.countAfter += after[k].count
-            out.append(entry)
+                               recordingFrames: Int, options: Options) -> (poses: CameraPoses, report: RegistrationReport) {
+        let candidates = withDepth.enumerated().map { k, frame in
+            RegistrationReport.Candidate(index: frame.index, start: frame.recorded, refined: problem.poses[k], recorded: frame.recorded,
+                                         before: before[k], after: after[k], isAnchor: k == anchor)
         }
         // Frames without depth points keep their recorded pose (they are not listed).
-        if !moves.isEmpty {
-            let metres = moves.map(\.metres).sorted(), degrees = moves.map(\.degrees).sorted()
-            report.medianCorrection = (metres[metres.count / 2], degrees[degrees.count / 2])
-            report.largestCorrection = (metres.last!, degrees.last!)
-        }
-        report.residual = CameraPoses.Residual(before: rms(total.before, total.count), after: rms(total.after, total.countAfter))
-        let poses = CameraPoses(method: "geometric", recordingFrames: recordingFrames, anchor: withDepth[anchor].index, frames: out,
-                                residual: report.residual)
-        return (poses, report)
-    }
-
-    /// The root mean square of `count` values whose squares sum to `sum`; 0 for none.
-    private static func rms(_ sum: Double, _ count: Int) -> Double {
-        count > 0 ? (sum / Double(count)).squareRoot() : 0
+        return RegistrationReport.assemble(candidates, method: "geometric", unit: "m", anchor: anchor, recordingFrames: recordingFrames,
+                                           limits: options.maximumCorrection)
     }
 }
 
@@ -209,27 +180,18 @@ extension GeometricRegistration {
 
         /// `body` for every frame, on up to `threads` threads, the results in frame order.
         func perFrame<T: Sendable>(_ body: @Sendable (Int) -> T) -> [T] {
-            let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: frames.count)
-            results.initialize(repeating: nil)
-            defer { results.deallocate() }
-            let slots = SendablePointer(results.baseAddress!)
-            let count = frames.count, workers = max(1, min(threads, count))
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for k in Swift.stride(from: worker, to: count, by: workers) { slots.base[k] = body(k) }
-            }
-            return results.map { $0! }
+            PoseStep.inOrder(count: frames.count, threads: threads, body)
         }
 
-        /// One Gauss–Newton step over all poses with correspondences within `radius`; returns the
-        /// largest movement of a point it made (metres, about).
-        mutating func step(radius: Double) -> Double {
+        /// What each frame's points contribute to the normal equations with correspondences
+        /// within `radius`: to its own block, and to each frame they match (its block, and the
+        /// cross block between the two).
+        func contributions(radius: Double) -> [(own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)])] {
             let (points, normals) = world()
             let grid = NeighbourGrid(points: points, cell: radius)
             let huber = radius / 4
             let centre = centre
-            // What each frame's points contribute: to its own block, and to each frame they match
-            // (its block, and the cross block between the two).
-            let contributions = perFrame { k -> (own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)]) in
+            return perFrame { k -> (own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)]) in
                 var own = NormalBlock()
                 var matched: [Int: (block: NormalBlock, cross: Matrix6)] = [:]
                 Self.forEachMatch(of: k, points: points, normals: normals, grid: grid, radius: radius) { a, j, b, nb, r in
@@ -241,6 +203,24 @@ extension GeometricRegistration {
                 }
                 return (own, matched)
             }
+        }
+
+        /// Each frame's stiffness with the others held: the Gauss–Newton Hessian of the residuals
+        /// its pose enters (its points' matches and the matches of other frames' points with
+        /// its), at `radius`; a twist about `centre`.
+        func stiffness(radius: Double) -> [Matrix6] {
+            let contributions = contributions(radius: radius)
+            var blocks = contributions.map(\.own.hessian)
+            for contribution in contributions {
+                for j in contribution.matched.keys.sorted() { blocks[j].add(contribution.matched[j]!.block.hessian) }
+            }
+            return blocks
+        }
+
+        /// One Gauss–Newton step over all poses with correspondences within `radius`; returns the
+        /// largest movement of a point it made (metres, about).
+        mutating func step(radius: Double) -> Double {
+            let contributions = contributions(radius: radius)
             // Unknowns: six a frame but the anchor's.
             let free = frames.indices.filter { $0 != anchor }
             guard !free.isEmpty else { return 0 }
@@ -281,95 +261,26 @@ extension GeometricRegistration {
             let mean = (0 ..< n).map { h[$0 * n + $0] }.reduce(0, +) / Double(n)
             let prior = 1e-5 * mean + 1e-12
             for (s, k) in free.enumerated() {
-                let deviation = Self.twist(poses[k] * frames[k].recorded.rigidInverse, about: centre)
+                let deviation = PoseStep.twist(poses[k] * frames[k].recorded.rigidInverse, about: centre)
                 for i in 0 ..< 6 {
                     h[(6 * s + i) * n + 6 * s + i] += 2 * prior
                     g[6 * s + i] += prior * deviation[i]
                 }
             }
-            guard let delta = Self.solve(h, g.map { -$0 }, n: n) else { return 0 }
+            guard let delta = PoseStep.solve(h, g.map { -$0 }, n: n) else { return 0 }
             var largest = 0.0
             for (s, k) in free.enumerated() {
                 let omega = SIMD3(delta[6 * s], delta[6 * s + 1], delta[6 * s + 2]), v = SIMD3(delta[6 * s + 3], delta[6 * s + 4], delta[6 * s + 5])
-                let angle = (omega * omega).sum().squareRoot()
-                let turn = angle > 0 ? Matrix4x4(axis: omega / angle, angle: angle) : .identity
-                // p ↦ c + exp(ω)(p − c) + v, applied after the pose.
-                let moved = turn.transformPoint(-centre) + centre + v
-                let update = Matrix4x4(columns: turn.columns.0, turn.columns.1, turn.columns.2, SIMD4(moved, 1))
-                poses[k] = update * poses[k]
-                largest = max(largest, (v * v).sum().squareRoot() + angle * 3)
+                poses[k] = PoseStep.apply(omega: omega, v: v, about: centre, to: poses[k])
+                largest = max(largest, (v * v).sum().squareRoot() + (omega * omega).sum().squareRoot() * 3)
             }
             return largest
-        }
-
-        /// The rigid transform `e` as a twist about `centre`: its rotation vector ω (axis times
-        /// angle, radians) and v with e(p) = centre + R(p − centre) + v.
-        static func twist(_ e: Matrix4x4, about centre: SIMD3<Double>) -> SIMD8<Double> {
-            let angle = e.rotationAngle
-            let axis = SIMD3(e[2, 1] - e[1, 2], e[0, 2] - e[2, 0], e[1, 0] - e[0, 1])
-            let length = (axis * axis).sum().squareRoot()
-            let omega = length > 0 ? axis / length * angle : .zero
-            let v = e.transformPoint(centre) - centre
-            return SIMD8(omega.x, omega.y, omega.z, v.x, v.y, v.z, 0, 0)
         }
 
         /// ∂r/∂(ω, v) of a point-to-plane residual n · (p − q) for a left perturbation of p's pose
         /// about the centre (p given relative to it): (p × n, n), and two zeros.
         static func jacobian(point p: SIMD3<Double>, normal n: SIMD3<Double>) -> SIMD8<Double> {
             SIMD8(p.y * n.z - p.z * n.y, p.z * n.x - p.x * n.z, p.x * n.y - p.y * n.x, n.x, n.y, n.z, 0, 0)
-        }
-
-        /// Solves the symmetric positive definite system `a x = b` (Cholesky); nil when it is not.
-        static func solve(_ a: [Double], _ b: [Double], n: Int) -> [Double]? {
-            var l = a
-            for j in 0 ..< n {
-                var d = l[j * n + j]
-                for k in 0 ..< j { d -= l[j * n + k] * l[j * n + k] }
-                guard d > 0 else { return nil }
-                let root = d.squareRoot()
-                l[j * n + j] = root
-                for i in j + 1 ..< n {
-                    var s = l[i * n + j]
-                    for k in 0 ..< j { s -= l[i * n + k] * l[j * n + k] }
-                    l[i * n + j] = s / root
-                }
-            }
-            var y = b
-            for i in 0 ..< n {
-                for k in 0 ..< i { y[i] -= l[i * n + k] * y[k] }
-                y[i] /= l[i * n + i]
-            }
-            for i in stride(from: n - 1, through: 0, by: -1) {
-                for k in i + 1 ..< n { y[i] -= l[k * n + i] * y[k] }
-                y[i] /= l[i * n + i]
-            }
-            return y
-        }
-    }
-
-    /// A 6 × 6 block of the normal equations, a row a SIMD vector (the last two lanes unused).
-    fileprivate struct Matrix6: Sendable {
-        var rows = [SIMD8<Double>](repeating: .zero, count: 6)
-
-        subscript(r: Int) -> SIMD8<Double> { rows[r] }
-
-        /// Adds w · a · bᵀ.
-        mutating func addOuter(_ a: SIMD8<Double>, _ b: SIMD8<Double>, weight w: Double) {
-            let wb = w * b
-            rows.withUnsafeMutableBufferPointer { m in
-                for r in 0 ..< 6 { m[r] += a[r] * wb }
-            }
-        }
-    }
-
-    /// A frame's share of the normal equations: Σ w · j · jᵀ and Σ w · j · r.
-    fileprivate struct NormalBlock: Sendable {
-        var hessian = Matrix6()
-        var gradient = SIMD8<Double>.zero
-
-        mutating func add(_ j: SIMD8<Double>, weight w: Double, residual r: Double) {
-            hessian.addOuter(j, j, weight: w)
-            gradient += (w * r) * j
         }
     }
 }

@@ -1,0 +1,82 @@
+/// A frame's Y′ (luma) plane as photometric registration samples it: 8-bit levels at a few
+/// scales, each half the size of the one before (2 × 2 means). The finest level is the image
+/// reduced by a whole factor (`base`) to at most `maximumWidth` pixels across, so a frame costs
+/// about 0.4 MB however large its image is.
+struct LumaPyramid: Sendable {
+    /// One scale: `width` × `height` levels, row by row.
+    struct Level: Sendable {
+        var width: Int, height: Int
+        var values: [UInt8]
+    }
+
+    /// The scales, finest first.
+    let levels: [Level]
+    /// The image's width and height in pixels, and the factor from image pixels to the finest level's.
+    let imageWidth: Int, imageHeight: Int, base: Int
+
+    /// The widest finest level kept.
+    static let maximumWidth = 640
+
+    /// The pyramid of `image`'s luma, `count` levels (fewer when the image is too small to halve).
+    init(image: YCbCrImage, count: Int) {
+        imageWidth = image.width
+        imageHeight = image.height
+        let base = max(1, (image.width + Self.maximumWidth - 1) / Self.maximumWidth)
+        self.base = base
+        let width = max(1, image.width / base), height = max(1, image.height / base)
+        var finest = [UInt8](repeating: 0, count: width * height)
+        image.luma.withUnsafeBytes { raw in
+            let area = base * base
+            for y in 0 ..< height {
+                for x in 0 ..< width {
+                    var sum = 0
+                    for j in 0 ..< base {
+                        let row = image.lumaOffset + (y * base + j) * image.lumaStride + x * base
+                        for i in 0 ..< base { sum += Int(raw[row + i]) }
+                    }
+                    finest[y * width + x] = UInt8((sum + area / 2) / area)
+                }
+            }
+        }
+        var levels = [Level(width: width, height: height, values: finest)]
+        while levels.count < count, let last = levels.last, last.width >= 16, last.height >= 16 {
+            let w = last.width / 2, h = last.height / 2
+            var values = [UInt8](repeating: 0, count: w * h)
+            for y in 0 ..< h {
+                for x in 0 ..< w {
+                    let a = 2 * y * last.width + 2 * x
+                    let sum = Int(last.values[a]) + Int(last.values[a + 1]) + Int(last.values[a + last.width]) + Int(last.values[a + last.width + 1])
+                    values[y * w + x] = UInt8((sum + 2) / 4)
+                }
+            }
+            levels.append(Level(width: w, height: h, values: values))
+        }
+        self.levels = levels
+    }
+
+    /// How many image pixels one pixel of `level` spans.
+    func scale(_ level: Int) -> Double { Double(base << min(level, levels.count - 1)) }
+
+    /// The luma (0…1) at image pixel position (u, v) (pixel centres at half-integers, as
+    /// `Camera.project` places points) on `level` (the coarsest there is when past it),
+    /// interpolated bilinearly, and its derivatives along u and v per image pixel (central
+    /// differences a level pixel apart); nil within a level pixel and a half of the edge.
+    func sample(level: Int, u: Double, v: Double) -> (value: Double, du: Double, dv: Double)? {
+        let l = levels[min(level, levels.count - 1)]
+        let s = scale(level)
+        let x = u / s - 0.5, y = v / s - 0.5
+        guard x >= 1, y >= 1, x < Double(l.width - 2), y < Double(l.height - 2) else { return nil }
+        let x0 = Int(x), y0 = Int(y)
+        let fx = x - Double(x0), fy = y - Double(y0)
+        // The 4 × 4 neighbourhood around (x0, y0), as doubles.
+        func at(_ i: Int, _ j: Int) -> Double { Double(l.values[(y0 + j) * l.width + x0 + i]) / 255 }
+        func bilinear(_ i: Int, _ j: Int) -> Double {
+            let top = at(i, j) * (1 - fx) + at(i + 1, j) * fx
+            let bottom = at(i, j + 1) * (1 - fx) + at(i + 1, j + 1) * fx
+            return top * (1 - fy) + bottom * fy
+        }
+        let value = bilinear(0, 0)
+        let du = (bilinear(1, 0) - bilinear(-1, 0)) / (2 * s), dv = (bilinear(0, 1) - bilinear(0, -1)) / (2 * s)
+        return (value, du, dv)
+    }
+}

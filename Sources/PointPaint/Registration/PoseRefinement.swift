@@ -1,0 +1,38 @@
+import Foundation
+
+/// `pointpaint register` on a recording with depth (docs/registration.md): the geometric stage
+/// (`GeometricRegistration`) solves every pose from the depth maps; the colour stage
+/// (`PhotometricRegistration`) then refines them on the colour consistency of the frames' own
+/// depth points, held by the geometric stage's stiffness, so that colour moves a frame only where
+/// depth leaves it free.
+public enum PoseRefinement {
+    /// What the two stages did.
+    public struct Reports: Sendable {
+        /// The geometric stage (residuals in metres).
+        public var geometric: RegistrationReport
+        /// The colour stage (residuals in 8-bit luma levels); its refusals keep the geometric pose.
+        public var photometric: RegistrationReport
+    }
+
+    /// The depth a geometric residual is trusted to, against the colour stage's 4 levels: 2 mm.
+    static let geometricSigma = 0.002
+
+    /// Refines `source`'s poses by depth, then by colour (the frames' depth points as the cloud;
+    /// `photometric.pass.poses` and `anchor` are set from the geometric stage).
+    /// - Throws: the stages' errors.
+    public static func run(source: any CaptureSource, geometric: GeometricRegistration.Options,
+                           photometric: PhotometricRegistration.Options) throws -> (poses: CameraPoses, reports: Reports) {
+        let solution = try GeometricRegistration.solve(source: source, options: geometric)
+        // The depth points as a cloud measured from a whole-metre origin near them.
+        let mean = solution.points.reduce(SIMD3<Double>.zero, +) / Double(max(solution.points.count, 1))
+        let origin = mean.rounded(.down)
+        let cloud = try PaintCloud(path: source.path, positions: solution.points.map { SIMD3<Float>($0 - origin) }, colors: nil, origin: origin)
+        var options = photometric
+        options.pass.poses = solution.poses
+        options.anchor = solution.poses.anchor
+        let stiffness = PhotometricRegistration.Stiffness(blocks: solution.stiffness, centre: solution.centre, sigma: geometricSigma)
+        let (poses, report) = try PhotometricRegistration.run(cloud: cloud, source: source, options: options, stiffness: stiffness,
+                                                              method: "geometric+photometric")
+        return (poses, Reports(geometric: solution.report, photometric: report))
+    }
+}
