@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Geometric pose refinement against Open3D, in the same run, on a drifted synthetic recording
-(issue 29): `pointpaint register` (all frames solved together) against Open3D's multi-scale
+(issue 29): `pointpaint register --method geometric` (all frames solved together) against Open3D's multi-scale
 point-to-plane ICP, frame to frame (each frame registered to the previous one's refined cloud,
 chained from the first, as Open3D's own reconstruction system does between neighbours), both on
 the same depth maps and starting from the same recorded poses. Reports each side's wall time and
@@ -72,25 +72,31 @@ def open3d_chain(clouds, recorded):
     return refined
 
 
-def main():
+def drifted_recording(prefix, extra=()):
+    """Reads the options (--frames, --size, --drift, --pointpaint) and synthesises the drifted Stray
+    recording they describe: the options, the scratch folder, the recording and its true poses."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=16)
     ap.add_argument("--size", default="320x240")
     ap.add_argument("--drift", default="0.025,0.75")
     ap.add_argument("--pointpaint", default=".build/release/pointpaint")
     args = ap.parse_args()
-    work = pathlib.Path(tempfile.mkdtemp(prefix="pointpaint-register-"))
+    work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
     stray = work / "stray"
     subprocess.run([args.pointpaint, "synth", "--layout", "stray", "-o", str(stray), "--frames", str(args.frames),
-                    "--size", args.size, "--points", "10", "--pose-drift", args.drift], check=True, capture_output=True)
-    truth_file = json.loads((stray / "truth-poses.json").read_text())
+                    "--size", args.size, "--points", "10", "--pose-drift", args.drift, *extra], check=True, capture_output=True)
+    return args, work, stray, json.loads((stray / "truth-poses.json").read_text())
+
+
+def main():
+    args, work, stray, truth_file = drifted_recording("pointpaint-register-")
     recorded = [np.array(f["recorded"]) for f in truth_file["frames"]]
     truth = [np.array(f["refined"]) for f in truth_file["frames"]]
     image_size = tuple(int(v) for v in args.size.split("x"))
     k = np.loadtxt(stray / "camera_matrix.csv", delimiter=",")
 
     start = time.perf_counter()
-    done = subprocess.run([args.pointpaint, "register", str(stray), "-o", str(work / "poses.json")], check=True,
+    done = subprocess.run([args.pointpaint, "register", str(stray), "--method", "geometric", "-o", str(work / "poses.json")], check=True,
                           capture_output=True, text=True)
     ours_time = time.perf_counter() - start
     ours = [np.array(f["refined"]) for f in json.loads((work / "poses.json").read_text())["frames"]]

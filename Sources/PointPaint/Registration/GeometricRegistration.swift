@@ -23,6 +23,10 @@ public enum GeometricRegistration {
         public var radii: [Double] = [0.08, 0.04, 0.02]
         /// Gauss–Newton iterations a level at most.
         public var iterations = 8
+        /// The model a frame's points are matched with: the `window` frames registered before it
+        /// and after it, and every `keyframes`-th frame. A recording of at most 2 × `window` + 1
+        /// frames is matched all with all.
+        public var window = 10, keyframes = 10
         /// The frame that keeps its recorded pose; nil: the first selected.
         public var anchor: Int?
         /// A correction larger than these is not applied (metres, degrees).
@@ -81,7 +85,7 @@ public enum GeometricRegistration {
                                   "expected depth maps to register the frames' poses by their geometry, found no depth points in the \(frames.count) frames selected")
         }
         let anchor = try RegistrationReport.anchor(options.anchor, among: withDepth.map(\.index), file: source.path, what: "depth points")
-        var problem = Problem(frames: withDepth, anchor: anchor, threads: pass.threads)
+        var problem = Problem(frames: withDepth, anchor: anchor, threads: pass.threads, window: options.window, keyframes: options.keyframes)
         let finestRadius = options.radii.last ?? 0.02
         let before = problem.residuals(radius: finestRadius)
         for radius in options.radii {
@@ -126,12 +130,38 @@ extension GeometricRegistration {
         /// The point the rotations turn about (the mean camera centre), for conditioning.
         let centre: SIMD3<Double>
 
-        init(frames: [FrameData], anchor: Int, threads: Int) {
+        /// The model's shape (`Options.window`, `Options.keyframes`).
+        let window: Int, keyframes: Int
+
+        init(frames: [FrameData], anchor: Int, threads: Int, window: Int, keyframes: Int) {
             self.frames = frames
             self.anchor = anchor
             self.threads = threads
+            self.window = max(1, window)
+            self.keyframes = max(1, keyframes)
             poses = frames.map(\.recorded)
             centre = poses.map(\.translation).reduce(.zero, +) / Double(max(poses.count, 1))
+        }
+
+        /// The grids frame points are matched in: all frames' points, and the keyframes' alone.
+        struct Grids {
+            var all: NeighbourGrid, keyframes: NeighbourGrid
+        }
+
+        /// The grids of `points` (a list a frame) in cells of `radius`.
+        func grids(_ points: [[SIMD3<Double>]], radius: Double) -> Grids {
+            Grids(all: NeighbourGrid(points: points, cell: radius),
+                  keyframes: NeighbourGrid(points: points.indices.map { $0 % keyframes == 0 ? points[$0] : [] }, cell: radius))
+        }
+
+        /// The nearest point to `a`, of frame `k`, within `radius` in the frames it is matched
+        /// with: those within the window of it, and the keyframes. (A match couples both frames'
+        /// poses, so a keyframe is held by the points of every frame that match it.)
+        func nearest(to a: SIMD3<Double>, of k: Int, grids: Grids, radius: Double) -> (frame: Int, index: Int)? {
+            var best: NeighbourGrid.Nearest?
+            grids.all.nearest(to: a, frames: max(0, k - window) ... k + window, excluding: k, within: radius, best: &best)
+            grids.keyframes.nearest(to: a, frames: 0 ... frames.count - 1, excluding: k, within: radius, best: &best)
+            return best.map { ($0.frame, $0.index) }
         }
 
         /// Every frame's points and normals in world space with the current poses.
@@ -153,10 +183,10 @@ extension GeometricRegistration {
         /// frames within `radius`, and their count, with the current poses.
         func residuals(radius: Double) -> [(sum: Double, count: Int)] {
             let (points, normals) = world()
-            let grid = NeighbourGrid(points: points, cell: radius)
+            let grids = grids(points, radius: radius)
             return perFrame { k in
                 var sum = 0.0, count = 0
-                Self.forEachMatch(of: k, points: points, normals: normals, grid: grid, radius: radius) { _, _, _, _, r in
+                forEachMatch(of: k, points: points, normals: normals, grids: grids, radius: radius) { _, _, _, _, r in
                     sum += r * r
                     count += 1
                 }
@@ -164,13 +194,14 @@ extension GeometricRegistration {
             }
         }
 
-        /// Calls `body` for every point of frame `k` matched with its nearest point of another
-        /// frame within `radius` whose normal agrees (cosine above 0.7): the point, the matched
-        /// frame, the matched point and its normal, and the point-to-plane residual n_b · (a − b).
-        static func forEachMatch(of k: Int, points: [[SIMD3<Double>]], normals: [[SIMD3<Double>]], grid: NeighbourGrid, radius: Double,
+        /// Calls `body` for every point of frame `k` matched with its nearest point of a frame it
+        /// is matched with (`nearest`) within `radius` whose normal agrees (cosine above 0.7): the
+        /// point, the matched frame, the matched point and its normal, and the point-to-plane
+        /// residual n_b · (a − b).
+        func forEachMatch(of k: Int, points: [[SIMD3<Double>]], normals: [[SIMD3<Double>]], grids: Grids, radius: Double,
                                  _ body: (_ a: SIMD3<Double>, _ frame: Int, _ b: SIMD3<Double>, _ normal: SIMD3<Double>, _ r: Double) -> Void) {
             for (a, na) in zip(points[k], normals[k]) {
-                guard let (j, m) = grid.nearest(to: a, excluding: k, within: radius) else { continue }
+                guard let (j, m) = nearest(to: a, of: k, grids: grids, radius: radius) else { continue }
                 let nb = normals[j][m]
                 guard (na * nb).sum() > 0.7 else { continue }
                 let b = points[j][m]
@@ -188,13 +219,13 @@ extension GeometricRegistration {
         /// cross block between the two).
         func contributions(radius: Double) -> [(own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)])] {
             let (points, normals) = world()
-            let grid = NeighbourGrid(points: points, cell: radius)
+            let grids = grids(points, radius: radius)
             let huber = radius / 4
             let centre = centre
             return perFrame { k -> (own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)]) in
                 var own = NormalBlock()
                 var matched: [Int: (block: NormalBlock, cross: Matrix6)] = [:]
-                Self.forEachMatch(of: k, points: points, normals: normals, grid: grid, radius: radius) { a, j, b, nb, r in
+                forEachMatch(of: k, points: points, normals: normals, grids: grids, radius: radius) { a, j, b, nb, r in
                     let w = abs(r) <= huber ? 1 : huber / abs(r)
                     let ja = Self.jacobian(point: a - centre, normal: nb), jb = -Self.jacobian(point: b - centre, normal: nb)
                     own.add(ja, weight: w, residual: r)
@@ -226,29 +257,14 @@ extension GeometricRegistration {
             guard !free.isEmpty else { return 0 }
             var slot = [Int](repeating: -1, count: frames.count)
             for (s, k) in free.enumerated() { slot[k] = s }
-            let n = 6 * free.count
-            var h = [Double](repeating: 0, count: n * n), g = [Double](repeating: 0, count: n)
-            func addBlock(_ block: NormalBlock, at s: Int) {
-                guard s >= 0 else { return }
-                for r in 0 ..< 6 {
-                    g[6 * s + r] += block.gradient[r]
-                    for c in 0 ..< 6 { h[(6 * s + r) * n + 6 * s + c] += block.hessian[r][c] }
-                }
-            }
+            var system = BlockSystem(count: free.count)
             for (k, contribution) in contributions.enumerated() {
-                addBlock(contribution.own, at: slot[k])
+                if slot[k] >= 0 { system.add(contribution.own, at: slot[k]) }
                 for j in contribution.matched.keys.sorted() {
                     let (block, cross) = contribution.matched[j]!
-                    addBlock(block, at: slot[j])
+                    if slot[j] >= 0 { system.add(block, at: slot[j]) }
                     // cross[r][c] = Σ w · ja[r] · jb[c]: the (k, j) block, and its transpose.
-                    let (s, t) = (slot[k], slot[j])
-                    guard s >= 0, t >= 0 else { continue }
-                    for r in 0 ..< 6 {
-                        for c in 0 ..< 6 {
-                            h[(6 * s + r) * n + 6 * t + c] += cross[r][c]
-                            h[(6 * t + c) * n + 6 * s + r] += cross[r][c]
-                        }
-                    }
+                    if slot[k] >= 0, slot[j] >= 0 { system.addCross(cross, at: slot[k], slot[j]) }
                 }
             }
             // A weak prior holds each pose at its recorded value (its correction's rotation
@@ -258,19 +274,15 @@ extension GeometricRegistration {
             // 1e-5 leaves 0.7 mm). It cannot hold a slide the geometry only weakly constrains
             // (a wall seen face on): the photometric term is for that. Then Levenberg–Marquardt
             // damping of the same size.
-            let mean = (0 ..< n).map { h[$0 * n + $0] }.reduce(0, +) / Double(n)
-            let prior = 1e-5 * mean + 1e-12
+            let prior = 1e-5 * system.meanDiagonal + 1e-12
             for (s, k) in free.enumerated() {
                 let deviation = PoseStep.twist(poses[k] * frames[k].recorded.rigidInverse, about: centre)
-                for i in 0 ..< 6 {
-                    h[(6 * s + i) * n + 6 * s + i] += 2 * prior
-                    g[6 * s + i] += prior * deviation[i]
-                }
+                system.addDiagonal(2 * prior, right: prior * deviation, at: s)
             }
-            guard let delta = PoseStep.solve(h, g.map { -$0 }, n: n) else { return 0 }
+            guard let delta = system.solve() else { return 0 }
             var largest = 0.0
             for (s, k) in free.enumerated() {
-                let omega = SIMD3(delta[6 * s], delta[6 * s + 1], delta[6 * s + 2]), v = SIMD3(delta[6 * s + 3], delta[6 * s + 4], delta[6 * s + 5])
+                let omega = SIMD3(delta[s][0], delta[s][1], delta[s][2]), v = SIMD3(delta[s][3], delta[s][4], delta[s][5])
                 poses[k] = PoseStep.apply(omega: omega, v: v, about: centre, to: poses[k])
                 largest = max(largest, (v * v).sum().squareRoot() + (omega * omega).sum().squareRoot() * 3)
             }

@@ -60,23 +60,28 @@ struct LumaPyramid: Sendable {
     /// The luma (0…1) at image pixel position (u, v) (pixel centres at half-integers, as
     /// `Camera.project` places points) on `level` (the coarsest there is when past it),
     /// interpolated bilinearly, and its derivatives along u and v per image pixel (central
-    /// differences a level pixel apart); nil within a level pixel and a half of the edge.
-    func sample(level: Int, u: Double, v: Double) -> (value: Double, du: Double, dv: Double)? {
-        let l = levels[min(level, levels.count - 1)]
+    /// differences a level pixel apart; zero when `gradient` is false); nil within a level pixel
+    /// and a half of the edge, whether or not the gradient is asked for.
+    func sample(level: Int, u: Double, v: Double, gradient: Bool = true) -> (value: Double, du: Double, dv: Double)? {
+        let index = min(level, levels.count - 1)
+        let width = levels[index].width, height = levels[index].height
         let s = scale(level)
         let x = u / s - 0.5, y = v / s - 0.5
-        guard x >= 1, y >= 1, x < Double(l.width - 2), y < Double(l.height - 2) else { return nil }
+        guard x >= 1, y >= 1, x < Double(width - 2), y < Double(height - 2) else { return nil }
         let x0 = Int(x), y0 = Int(y)
         let fx = x - Double(x0), fy = y - Double(y0)
-        // The 4 × 4 neighbourhood around (x0, y0), as doubles.
-        func at(_ i: Int, _ j: Int) -> Double { Double(l.values[(y0 + j) * l.width + x0 + i]) / 255 }
-        func bilinear(_ i: Int, _ j: Int) -> Double {
-            let top = at(i, j) * (1 - fx) + at(i + 1, j) * fx
-            let bottom = at(i, j + 1) * (1 - fx) + at(i + 1, j + 1) * fx
-            return top * (1 - fy) + bottom * fy
+        return levels[index].values.withUnsafeBufferPointer { values in
+            // The bilinear value at (x + i, y + j), in levels of 255.
+            func bilinear(_ i: Int, _ j: Int) -> Double {
+                let at = (y0 + j) * width + x0 + i
+                let top = Double(values[at]) * (1 - fx) + Double(values[at + 1]) * fx
+                let bottom = Double(values[at + width]) * (1 - fx) + Double(values[at + width + 1]) * fx
+                return top * (1 - fy) + bottom * fy
+            }
+            let value = bilinear(0, 0) / 255
+            guard gradient else { return (value, 0, 0) }
+            let du = (bilinear(1, 0) - bilinear(-1, 0)) / (2 * s * 255), dv = (bilinear(0, 1) - bilinear(0, -1)) / (2 * s * 255)
+            return (value, du, dv)
         }
-        let value = bilinear(0, 0)
-        let du = (bilinear(1, 0) - bilinear(-1, 0)) / (2 * s), dv = (bilinear(0, 1) - bilinear(0, -1)) / (2 * s)
-        return (value, du, dv)
     }
 }

@@ -99,7 +99,7 @@ public enum PhotometricRegistration {
         let before = problem.residuals(level: 0)
         for level in stride(from: options.levels - 1, through: 0, by: -1) {
             for _ in 0 ..< options.iterations {
-                if problem.round(level: level) < 1e-6 { break }
+                if problem.round(level: level) < 1e-5 { break }
             }
         }
         let after = problem.residuals(level: 0)
@@ -117,13 +117,18 @@ public enum PhotometricRegistration {
     /// (paint's visibility, with the start poses), and the subset's positions (measured from the
     /// cloud's origin).
     static func gather(cloud: PaintCloud, source: any CaptureSource, options: Options) throws -> (frames: [FrameData], points: [SIMD3<Double>]) {
+        // The subset is a cloud of its own, so the visibility pass costs what it keeps.
+        let stride = max(1, (cloud.count + options.maximumPoints - 1) / max(options.maximumPoints, 1))
+        let subset = stride == 1 ? cloud : try PaintCloud(path: cloud.path, positions: Swift.stride(from: 0, to: cloud.count, by: stride).map { cloud.positions[$0] },
+                                                          colors: nil, origin: cloud.origin)
         var painting = CloudPainter.Options()
         painting.pass = options.pass
         painting.visibility = options.visibility
         painting.weighted = false
-        let painter = try CloudPainter(cloud: cloud, source: source, options: painting)
+        // The z-buffer splats the points with the whole cloud's spacing grown by the subset's stride.
+        painting.pointSpacing = stride == 1 ? nil : cloud.estimatedSpacing() * Float(stride).squareRoot()
+        let painter = try CloudPainter(cloud: subset, source: source, options: painting)
         defer { painter.scratch.releaseAll() }
-        let stride = max(1, (cloud.count + options.maximumPoints - 1) / max(options.maximumPoints, 1))
         let origin = cloud.origin, start = options.pass.poses, levels = max(1, options.levels)
         var frames: [FrameData] = []
         try painter.pass.run(pieces: { _ in [()] }, transform: { frame, _ -> FrameData in
@@ -131,12 +136,10 @@ public enum PhotometricRegistration {
             var pose = frame.camera.transform
             pose.columns.3 += SIMD4(origin, 0)
             return FrameData(index: frame.index, intrinsics: frame.camera.intrinsics, start: pose,
-                             recorded: start?.frame(frame.index)?.recorded ?? pose,
-                             slots: seen.points.compactMap { Int($0) % stride == 0 ? Int32(Int($0) / stride) : nil },
+                             recorded: start?.frame(frame.index)?.recorded ?? pose, slots: seen.points.map { Int32($0) },
                              pyramid: LumaPyramid(image: frame.image, count: levels))
         }, body: { frames.append($0); return true })
-        let points = Swift.stride(from: 0, to: cloud.count, by: stride).map { SIMD3<Double>(cloud.positions[$0]) }
-        return (frames.filter { !$0.slots.isEmpty }, points)
+        return (frames.filter { !$0.slots.isEmpty }, subset.positions.map { SIMD3<Double>($0) })
     }
 }
 
@@ -181,15 +184,15 @@ extension PhotometricRegistration {
             return pose
         }
 
-        /// Frame `k`'s samples of its points with `pose` on `level`: luma and its gradient per
-        /// image pixel, and the point in camera space; nil where a point leaves the image.
-        func samples(_ k: Int, pose: Matrix4x4, level: Int) -> [(value: Double, du: Double, dv: Double, camera: SIMD3<Double>)?] {
+        /// Frame `k`'s samples of its points with `pose` on `level`: luma and, when `gradient`, its
+        /// gradient per image pixel, and the point in camera space; nil where a point leaves the image.
+        func samples(_ k: Int, pose: Matrix4x4, level: Int, gradient: Bool = false) -> [(value: Double, du: Double, dv: Double, camera: SIMD3<Double>)?] {
             let frame = frames[k], inverse = pose.rigidInverse, f = frame.intrinsics
             return frame.slots.map { slot in
                 let c = inverse.transformPoint(points[Int(slot)])
                 guard c.z < -1e-6 else { return nil }
                 let d = -c.z
-                guard let s = frame.pyramid.sample(level: level, u: f.fx * c.x / d + f.cx, v: f.fy * -c.y / d + f.cy) else { return nil }
+                guard let s = frame.pyramid.sample(level: level, u: f.fx * c.x / d + f.cx, v: f.fy * -c.y / d + f.cy, gradient: gradient) else { return nil }
                 return (s.value, s.du, s.dv, c)
             }
         }
@@ -256,9 +259,11 @@ extension PhotometricRegistration {
             let rotation = Matrix4x4(columns: pose.columns.0, pose.columns.1, pose.columns.2, SIMD4(0, 0, 0, 1))
             let sigma = 4.0 / 255
             var block = NormalBlock()
-            for (slot, sample) in zip(frames[k].slots, samples(k, pose: pose, level: level)) {
+            var current = 0.0
+            for (slot, sample) in zip(frames[k].slots, samples(k, pose: pose, level: level, gradient: true)) {
                 guard let s = sample, proxies.count[Int(slot)] >= 2 else { continue }
                 let r = s.value - proxies.mean[Int(slot)]
+                current += PhotometricRegistration.loss(r).cost
                 let c = s.camera, d = -c.z
                 // ∂r/∂(camera point), then to world space: n = R q; for a left perturbation of
                 // the pose about the centre, ∂r/∂ω = n × a and ∂r/∂v = −n, a = p − centre.
@@ -278,7 +283,7 @@ extension PhotometricRegistration {
                 block.gradient += scale * h.times(deviation)
             }
             for (j, r) in prior(k, pose) { block.add(j, weight: 1, residual: r) }
-            let current = cost(k, pose: pose, level: level, proxies: proxies).huber / (sigma * sigma) + stiffnessCost(k, deviation) + priorCost(k, pose)
+            current = current / (sigma * sigma) + stiffnessCost(k, deviation) + priorCost(k, pose)
             var lambda = damping[k]
             for _ in 0 ..< 6 {
                 var h = [Double](repeating: 0, count: 36)

@@ -28,6 +28,11 @@ public enum PoseRefinement {
         let origin = mean.rounded(.down)
         let cloud = try PaintCloud(path: source.path, positions: solution.points.map { SIMD3<Float>($0 - origin) }, colors: nil, origin: origin)
         var options = photometric
+        // The depth stage leaves the colour stage near its optimum: two levels and fewer rounds
+        // and points than from the recorded poses.
+        options.levels = min(options.levels, 2)
+        options.iterations = min(options.iterations, 5)
+        options.maximumPoints = min(options.maximumPoints, 20_000)
         options.pass.poses = solution.poses
         options.anchor = solution.poses.anchor
         let stiffness = PhotometricRegistration.Stiffness(blocks: solution.stiffness, centre: solution.centre, sigma: geometricSigma)

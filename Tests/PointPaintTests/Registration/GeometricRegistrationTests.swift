@@ -41,6 +41,18 @@ import Testing
         #expect(poses.anchor == 0 && poses.frames[0].refined == poses.frames[0].recorded && poses.method == "geometric")
     }
 
+    /// A model of neighbours and keyframes (as long recordings use) instead of every frame.
+    @Test func aSlidingWindowWithKeyframesStillFindsTheTruth() throws {
+        let dir = TemporaryDirectory()
+        let (source, synth) = try Self.recording(in: dir, frames: 12, metres: 0.025, degrees: 0.75)
+        var options = GeometricRegistration.Options()
+        (options.window, options.keyframes) = (2, 4)
+        let (poses, report) = try GeometricRegistration.run(source: source, options: options)
+        let before = Self.errors(poses, truth: synth, recorded: true), after = Self.errors(poses, truth: synth)
+        #expect(after.metres < before.metres / 5 && after.degrees < before.degrees / 5, "\(before) → \(after)")
+        #expect(report.frames == 12 && report.corrected == 11 && report.refused.isEmpty)
+    }
+
     @Test func anUndriftedRecordingIsLeftAlmostAlone() throws {
         let dir = TemporaryDirectory()
         let (source, _) = try Self.recording(in: dir, metres: 0, degrees: 0)
