@@ -10,15 +10,17 @@ struct RegisterCommand: ParsableCommand {
         abstract: "Refine each frame's camera pose so the frames agree in depth and colour (drift corrected); write poses.json for --poses.",
         discussion: """
             Geometric refinement (frames with depth): every frame's depth points, with normals \
-            from the depth grid, are matched with the nearest points of the other frames and all \
-            poses are solved together (point-to-plane Gauss–Newton, Huber loss, correspondence \
-            radii 8, 4 and 2 cm). Photometric refinement: the points several frames see should \
-            have the same luma in each; every frame's pose steps on its image gradient, coarse to \
-            fine. With depth both run, colour held by the depth's stiffness; with --cloud, only \
-            colour, against that fixed cloud (as paint colours it). The anchor frame (the first \
-            selected, or --anchor) keeps its pose. A correction past --max-correction, or one that \
-            raises the frame's residual, is not applied and the frame is named. \
-            docs/registration.md describes the method and the file.
+            from the depth grid, are matched with the nearest points of the 10 frames on each \
+            side and of every 10th frame, and all poses are solved together (point-to-plane \
+            Gauss–Newton, Huber loss, correspondence radii 8, 4 and 2 cm). Photometric \
+            refinement: the points several frames see should have the same luma in each; every \
+            frame's pose steps on its image gradient, coarse to fine. With depth both run, colour \
+            held by the depth's stiffness; with --cloud, only colour, against that fixed cloud \
+            (as paint colours it). The anchor frame (the first selected, or --anchor) keeps its \
+            pose. A correction past --max-correction, or one that raises the frame's residual, \
+            is not applied and the frame is named; a colour correction that lowers the frame's \
+            residual by less than 10 % is held. docs/registration.md describes the methods and \
+            the file.
             """)
 
     /// Which refinement runs.
