@@ -82,7 +82,7 @@ public enum GeometricRegistration {
         let withDepth = frames.filter { !$0.surfels.points.isEmpty }
         guard !withDepth.isEmpty else {
             throw PointPaintError(.missing, file: source.path,
-                                  "expected depth maps to register the frames' poses by their geometry, found no depth points in the \(frames.count) frames selected")
+                                  "expected depth maps to register the frames' poses by their geometry, found no depth points in the \(frames.count) frames selected (register --cloud registers by colour against a cloud instead)")
         }
         let anchor = try RegistrationReport.anchor(options.anchor, among: withDepth.map(\.index), file: source.path, what: "depth points")
         var problem = Problem(frames: withDepth, anchor: anchor, threads: pass.threads, window: options.window, keyframes: options.keyframes)

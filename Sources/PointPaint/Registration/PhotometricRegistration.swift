@@ -125,8 +125,7 @@ public enum PhotometricRegistration {
         painting.pass = options.pass
         painting.visibility = options.visibility
         painting.weighted = false
-        // The z-buffer splats the points with the whole cloud's spacing grown by the subset's stride.
-        painting.pointSpacing = stride == 1 ? nil : cloud.estimatedSpacing() * Float(stride).squareRoot()
+        // (The z-buffer splats the subset with the subset's own spacing, which the painter estimates.)
         let painter = try CloudPainter(cloud: subset, source: source, options: painting)
         defer { painter.scratch.releaseAll() }
         let origin = cloud.origin, start = options.pass.poses, levels = max(1, options.levels)
