@@ -1,9 +1,9 @@
 import Foundation
 
 /// Geometric pose refinement (`pointpaint register`, docs/registration.md): every selected frame's
-/// depth points, with normals from the depth grid, are brought into agreement with every other
-/// frame's by one joint point-to-plane Gauss–Newton over all poses at once, coarse to fine, with
-/// a Huber loss. The anchor frame (the gauge) keeps its recorded pose; the others move relative
+/// depth points, with normals from the depth grid, are brought into agreement with the other
+/// frames' (its neighbours and the keyframes) by one joint point-to-plane Gauss–Newton over all
+/// poses at once (a block-sparse system), coarse to fine, with a Huber loss. The anchor frame (the gauge) keeps its recorded pose; the others move relative
 /// to it and to each other. A frame whose correction passes the limits, or whose residual it
 /// raises, keeps its recorded pose and is reported.
 ///
@@ -33,7 +33,8 @@ public enum GeometricRegistration {
         public var maximumCorrection = (metres: 0.25, degrees: 10.0)
 
         /// Defaults: every frame, high-confidence depth up to 5 m, 3,000 points a frame, radii
-        /// 8, 4 and 2 cm, the first frame as the anchor.
+        /// 8, 4 and 2 cm, 10 neighbours on each side and every 10th frame, the first frame as
+        /// the anchor.
         public init() {}
     }
 
