@@ -228,7 +228,7 @@ extension GeometricRegistration {
                 var matched: [Int: (block: NormalBlock, cross: Matrix6)] = [:]
                 forEachMatch(of: k, points: points, normals: normals, grids: grids, radius: radius) { a, j, b, nb, r in
                     let w = abs(r) <= huber ? 1 : huber / abs(r)
-                    let ja = Self.jacobian(point: a - centre, normal: nb), jb = -Self.jacobian(point: b - centre, normal: nb)
+                    let ja = PoseStep.jacobian(point: a - centre, direction: nb), jb = -PoseStep.jacobian(point: b - centre, direction: nb)
                     own.add(ja, weight: w, residual: r)
                     matched[j, default: (NormalBlock(), Matrix6())].block.add(jb, weight: w, residual: r)
                     matched[j, default: (NormalBlock(), Matrix6())].cross.addOuter(ja, jb, weight: w)
@@ -290,10 +290,5 @@ extension GeometricRegistration {
             return largest
         }
 
-        /// ∂r/∂(ω, v) of a point-to-plane residual n · (p − q) for a left perturbation of p's pose
-        /// about the centre (p given relative to it): (p × n, n), and two zeros.
-        static func jacobian(point p: SIMD3<Double>, normal n: SIMD3<Double>) -> SIMD8<Double> {
-            SIMD8(p.y * n.z - p.z * n.y, p.z * n.x - p.x * n.z, p.x * n.y - p.y * n.x, n.x, n.y, n.z, 0, 0)
-        }
     }
 }

@@ -152,7 +152,8 @@ extension PhotometricRegistration {
         let stiffness: Stiffness?
         /// The cloud's origin, subtracted from world poses.
         let origin: SIMD3<Double>
-        /// Each frame's pose, camera to the cloud's measured space.
+        /// Each frame's start pose and its current pose, camera to the cloud's measured space.
+        let starts: [Matrix4x4]
         var poses: [Matrix4x4]
         /// The point rotations turn about (the mean camera centre).
         let centre: SIMD3<Double>
@@ -167,11 +168,12 @@ extension PhotometricRegistration {
             self.threads = threads
             self.stiffness = stiffness
             self.origin = origin
-            poses = frames.map { frame in
+            starts = frames.map { frame in
                 var pose = frame.start
                 pose.columns.3 -= SIMD4(origin, 0)
                 return pose
             }
+            poses = starts
             centre = stiffness.map { $0.centre - origin } ?? poses.map(\.translation).reduce(.zero, +) / Double(max(poses.count, 1))
             damping = [Double](repeating: 1e-4, count: frames.count)
         }
@@ -264,12 +266,11 @@ extension PhotometricRegistration {
                 let r = s.value - proxies.mean[Int(slot)]
                 current += PhotometricRegistration.loss(r).cost
                 let c = s.camera, d = -c.z
-                // ∂r/∂(camera point), then to world space: n = R q; for a left perturbation of
-                // the pose about the centre, ∂r/∂ω = n × a and ∂r/∂v = −n, a = p − centre.
+                // ∂r/∂(camera point), then to world space: n = R q. Moving the camera moves the
+                // point the other way in camera space: ∂r/∂(ω, v) = −(a × n, n), a = p − centre.
                 let q = SIMD3(s.du * f.fx / d, -s.dv * f.fy / d, s.du * f.fx * c.x / (d * d) - s.dv * f.fy * c.y / (d * d))
                 let n4 = rotation.transform(SIMD4(q, 0)), n = SIMD3(n4.x, n4.y, n4.z)
-                let a = points[Int(slot)] - centre
-                let j = SIMD8(n.y * a.z - n.z * a.y, n.z * a.x - n.x * a.z, n.x * a.y - n.y * a.x, -n.x, -n.y, -n.z, 0, 0) / sigma
+                let j = -PoseStep.jacobian(point: points[Int(slot)] - centre, direction: n) / sigma
                 let w = PhotometricRegistration.loss(r).weight
                 block.add(j, weight: w, residual: r / sigma)
             }
@@ -311,8 +312,7 @@ extension PhotometricRegistration {
         /// they outweigh it many times over; where they hardly do (a slide along a wall
         /// traded for a turn, which moves the image alike) it holds the start pose.
         func prior(_ k: Int, _ pose: Matrix4x4) -> [(SIMD8<Double>, Double)] {
-            var start = frames[k].start
-            start.columns.3 -= SIMD4(origin, 0)
+            let start = starts[k]
             let moved = pose.translation - start.translation
             let d = pose.translation - centre
             let turn = PoseStep.twist(pose * start.rigidInverse, about: centre)
@@ -338,9 +338,7 @@ extension PhotometricRegistration {
         /// stiffness, where it is not needed).
         func deviation(_ k: Int, _ pose: Matrix4x4) -> SIMD8<Double> {
             guard stiffness != nil else { return .zero }
-            var start = frames[k].start
-            start.columns.3 -= SIMD4(origin, 0)
-            return PoseStep.twist(pose * start.rigidInverse, about: centre)
+            return PoseStep.twist(pose * starts[k].rigidInverse, about: centre)
         }
 
         /// ½ δᵀ H δ / σ² · 2 (the scale of a sum of squares) for frame `k` away from its start by `deviation`.

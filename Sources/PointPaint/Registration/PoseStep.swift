@@ -33,6 +33,12 @@ enum PoseStep {
         return update * pose
     }
 
+    /// ∂(n · p)/∂(ω, v) for a point p (given relative to the centre) that moves with a left
+    /// perturbation of its pose about the centre, n fixed: (p × n, n), and two zeros.
+    static func jacobian(point p: SIMD3<Double>, direction n: SIMD3<Double>) -> SIMD8<Double> {
+        SIMD8(p.y * n.z - p.z * n.y, p.z * n.x - p.x * n.z, p.x * n.y - p.y * n.x, n.x, n.y, n.z, 0, 0)
+    }
+
     /// The rigid transform `e` as a twist about `centre`: its rotation vector ω (axis times
     /// angle, radians) and v with e(p) = centre + R(p − centre) + v, as (ω, v, 0, 0).
     static func twist(_ e: Matrix4x4, about centre: SIMD3<Double>) -> SIMD8<Double> {
