@@ -23,6 +23,11 @@ public enum GeometricRegistration {
         public var radii: [Double] = [0.08, 0.04, 0.02]
         /// Gauss–Newton iterations a level at most.
         public var iterations = 8
+        /// A level ends when no point moved by more than this fraction of its radius in an
+        /// iteration (0.8, 0.4 and 0.2 mm at the default radii).
+        public var convergence = 0.01
+        /// At the levels before the finest, every `coarseStride`-th point of a frame is matched.
+        public var coarseStride = 4
         /// The model a frame's points are matched with: the `window` frames registered before it
         /// and after it, and every `keyframes`-th frame. A recording of at most 2 × `window` + 1
         /// frames is matched all with all.
@@ -88,19 +93,22 @@ public enum GeometricRegistration {
         let anchor = try RegistrationReport.anchor(options.anchor, among: withDepth.map(\.index), file: source.path, what: "depth points")
         var problem = Problem(frames: withDepth, anchor: anchor, threads: pass.threads, window: options.window, keyframes: options.keyframes)
         let finestRadius = options.radii.last ?? 0.02
-        let before = problem.residuals(radius: finestRadius)
-        for radius in options.radii {
+        let before = problem.terms(radius: finestRadius).map(\.residual)
+        for (level, radius) in options.radii.enumerated() {
+            // Coarse levels only bring the frames near each other: every `coarseStride`-th point
+            // asks for a match there (the model keeps every point); the finest level asks with all.
+            let queryStride = level == options.radii.count - 1 ? 1 : max(1, options.coarseStride)
             for _ in 0 ..< options.iterations {
-                let step = problem.step(radius: radius)
-                if step < 1e-5 { break }
+                let step = problem.step(radius: radius, queryStride: queryStride)
+                if step < options.convergence * radius { break }
             }
         }
-        let after = problem.residuals(radius: finestRadius)
-        let (poses, report) = result(problem: problem, withDepth: withDepth, anchor: anchor, before: before, after: after,
+        let solved = problem.terms(radius: finestRadius)
+        let (poses, report) = result(problem: problem, withDepth: withDepth, anchor: anchor, before: before, after: solved.map(\.residual),
                                      recordingFrames: source.frameCount, options: options)
         // The stiffness and points with the poses applied (a refused frame's recorded one).
-        problem.poses = poses.frames.map(\.refined)
-        let blocks = problem.stiffness(radius: finestRadius)
+        let applied = poses.frames.map(\.refined)
+        let blocks = Problem.stiffness(applied == problem.poses ? solved : { problem.poses = applied; return problem.terms(radius: finestRadius) }())
         let points = problem.world().points.flatMap { $0 }
         return Solution(poses: poses, report: report, stiffness: Dictionary(uniqueKeysWithValues: zip(withDepth.map(\.index), blocks)),
                         centre: problem.centre, points: points)
@@ -144,24 +152,17 @@ extension GeometricRegistration {
             centre = poses.map(\.translation).reduce(.zero, +) / Double(max(poses.count, 1))
         }
 
-        /// The grids frame points are matched in: all frames' points, and the keyframes' alone.
-        struct Grids {
-            var all: NeighbourGrid, keyframes: NeighbourGrid
-        }
-
-        /// The grids of `points` (a list a frame) in cells of `radius`.
-        func grids(_ points: [[SIMD3<Double>]], radius: Double) -> Grids {
-            Grids(all: NeighbourGrid(points: points, cell: radius),
-                  keyframes: NeighbourGrid(points: points.indices.map { $0 % keyframes == 0 ? points[$0] : [] }, cell: radius))
+        /// The grid of `points` (a list a frame) in cells of `radius`, with the keyframes marked.
+        func grid(_ points: [[SIMD3<Double>]], radius: Double) -> NeighbourGrid {
+            NeighbourGrid(points: points, cell: radius, keyframes: keyframes)
         }
 
         /// The nearest point to `a`, of frame `k`, within `radius` in the frames it is matched
         /// with: those within the window of it, and the keyframes. (A match couples both frames'
         /// poses, so a keyframe is held by the points of every frame that match it.)
-        func nearest(to a: SIMD3<Double>, of k: Int, grids: Grids, radius: Double) -> (frame: Int, index: Int)? {
+        func nearest(to a: SIMD3<Double>, of k: Int, grid: NeighbourGrid, radius: Double) -> (frame: Int, index: Int)? {
             var best: NeighbourGrid.Nearest?
-            grids.all.nearest(to: a, frames: max(0, k - window) ... k + window, excluding: k, within: radius, best: &best)
-            grids.keyframes.nearest(to: a, frames: 0 ... frames.count - 1, excluding: k, within: radius, best: &best)
+            grid.nearest(to: a, window: max(0, k - window) ... k + window, excluding: k, within: radius, best: &best)
             return best.map { ($0.frame, $0.index) }
         }
 
@@ -180,29 +181,15 @@ extension GeometricRegistration {
             return (points, normals)
         }
 
-        /// Each frame's sum of squared point-to-plane distances to its nearest neighbours in other
-        /// frames within `radius`, and their count, with the current poses.
-        func residuals(radius: Double) -> [(sum: Double, count: Int)] {
-            let (points, normals) = world()
-            let grids = grids(points, radius: radius)
-            return perFrame { k in
-                var sum = 0.0, count = 0
-                forEachMatch(of: k, points: points, normals: normals, grids: grids, radius: radius) { _, _, _, _, r in
-                    sum += r * r
-                    count += 1
-                }
-                return (sum, count)
-            }
-        }
-
         /// Calls `body` for every point of frame `k` matched with its nearest point of a frame it
         /// is matched with (`nearest`) within `radius` whose normal agrees (cosine above 0.7): the
         /// point, the matched frame, the matched point and its normal, and the point-to-plane
         /// residual n_b · (a − b).
-        func forEachMatch(of k: Int, points: [[SIMD3<Double>]], normals: [[SIMD3<Double>]], grids: Grids, radius: Double,
-                                 _ body: (_ a: SIMD3<Double>, _ frame: Int, _ b: SIMD3<Double>, _ normal: SIMD3<Double>, _ r: Double) -> Void) {
-            for (a, na) in zip(points[k], normals[k]) {
-                guard let (j, m) = nearest(to: a, of: k, grids: grids, radius: radius) else { continue }
+        func forEachMatch(of k: Int, points: [[SIMD3<Double>]], normals: [[SIMD3<Double>]], grid: NeighbourGrid, radius: Double, stride: Int,
+                          _ body: (_ a: SIMD3<Double>, _ frame: Int, _ b: SIMD3<Double>, _ normal: SIMD3<Double>, _ r: Double) -> Void) {
+            for i in Swift.stride(from: 0, to: points[k].count, by: stride) {
+                let a = points[k][i], na = normals[k][i]
+                guard let (j, m) = nearest(to: a, of: k, grid: grid, radius: radius) else { continue }
                 let nb = normals[j][m]
                 guard (na * nb).sum() > 0.7 else { continue }
                 let b = points[j][m]
@@ -215,44 +202,53 @@ extension GeometricRegistration {
             PoseStep.inOrder(count: frames.count, threads: threads, body)
         }
 
-        /// What each frame's points contribute to the normal equations with correspondences
-        /// within `radius`: to its own block, and to each frame they match (its block, and the
-        /// cross block between the two).
-        func contributions(radius: Double) -> [(own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)])] {
+        /// What a frame's matches contribute to the normal equations (to its own block, and to
+        /// each frame they match: its block, and the cross block between the two), and the sum of
+        /// their squared residuals and their count.
+        struct Terms: Sendable {
+            var own = NormalBlock()
+            var matched: [Int: (block: NormalBlock, cross: Matrix6)] = [:]
+            var residual: (sum: Double, count: Int) = (0, 0)
+        }
+
+        /// Each frame's terms with correspondences within `radius`, every `queryStride`-th point of
+        /// a frame matched.
+        func terms(radius: Double, queryStride: Int = 1) -> [Terms] {
             let (points, normals) = world()
-            let grids = grids(points, radius: radius)
+            let grid = grid(points, radius: radius)
             let huber = radius / 4
             let centre = centre
-            return perFrame { k -> (own: NormalBlock, matched: [Int: (block: NormalBlock, cross: Matrix6)]) in
-                var own = NormalBlock()
-                var matched: [Int: (block: NormalBlock, cross: Matrix6)] = [:]
-                forEachMatch(of: k, points: points, normals: normals, grids: grids, radius: radius) { a, j, b, nb, r in
+            return perFrame { k -> Terms in
+                var terms = Terms()
+                forEachMatch(of: k, points: points, normals: normals, grid: grid, radius: radius, stride: queryStride) { a, j, b, nb, r in
                     let w = abs(r) <= huber ? 1 : huber / abs(r)
                     let ja = PoseStep.jacobian(point: a - centre, direction: nb), jb = -PoseStep.jacobian(point: b - centre, direction: nb)
-                    own.add(ja, weight: w, residual: r)
-                    matched[j, default: (NormalBlock(), Matrix6())].block.add(jb, weight: w, residual: r)
-                    matched[j, default: (NormalBlock(), Matrix6())].cross.addOuter(ja, jb, weight: w)
+                    terms.own.add(ja, weight: w, residual: r)
+                    terms.matched[j, default: (NormalBlock(), Matrix6())].block.add(jb, weight: w, residual: r)
+                    terms.matched[j, default: (NormalBlock(), Matrix6())].cross.addOuter(ja, jb, weight: w)
+                    terms.residual.sum += r * r
+                    terms.residual.count += 1
                 }
-                return (own, matched)
+                return terms
             }
         }
 
-        /// Each frame's stiffness with the others held: the Gauss–Newton Hessian of the residuals
-        /// its pose enters (its points' matches and the matches of other frames' points with
-        /// its), at `radius`; a twist about `centre`.
-        func stiffness(radius: Double) -> [Matrix6] {
-            let contributions = contributions(radius: radius)
-            var blocks = contributions.map(\.own.hessian)
-            for contribution in contributions {
-                for j in contribution.matched.keys.sorted() { blocks[j].add(contribution.matched[j]!.block.hessian) }
+        /// Each frame's stiffness with the others held, from `terms`: the Gauss–Newton Hessian of
+        /// the residuals its pose enters (its points' matches and the matches of other frames'
+        /// points with its); a twist about `centre`.
+        static func stiffness(_ terms: [Terms]) -> [Matrix6] {
+            var blocks = terms.map(\.own.hessian)
+            for frame in terms {
+                for j in frame.matched.keys.sorted() { blocks[j].add(frame.matched[j]!.block.hessian) }
             }
             return blocks
         }
 
-        /// One Gauss–Newton step over all poses with correspondences within `radius`; returns the
-        /// largest movement of a point it made (metres, about).
-        mutating func step(radius: Double) -> Double {
-            let contributions = contributions(radius: radius)
+        /// One Gauss–Newton step over all poses with correspondences within `radius` (every
+        /// `queryStride`-th point of a frame matched); returns the largest movement of a point it
+        /// made (metres, about).
+        mutating func step(radius: Double, queryStride: Int) -> Double {
+            let contributions = terms(radius: radius, queryStride: queryStride)
             // Unknowns: six a frame but the anchor's.
             let free = frames.indices.filter { $0 != anchor }
             guard !free.isEmpty else { return 0 }

@@ -71,17 +71,20 @@ struct LumaPyramid: Sendable {
         let x0 = Int(x), y0 = Int(y)
         let fx = x - Double(x0), fy = y - Double(y0)
         return levels[index].values.withUnsafeBufferPointer { values in
-            // The bilinear value at (x + i, y + j), in levels of 255.
-            func bilinear(_ i: Int, _ j: Int) -> Double {
+            // Row `j`'s value interpolated at x + i, then two rows' interpolated at y: the
+            // bilinear value at (x + i, y + j), in levels of 255. The five bilinear values share
+            // eight horizontal interpolations.
+            func row(_ i: Int, _ j: Int) -> Double {
                 let at = (y0 + j) * width + x0 + i
-                let top = Double(values[at]) * (1 - fx) + Double(values[at + 1]) * fx
-                let bottom = Double(values[at + width]) * (1 - fx) + Double(values[at + width + 1]) * fx
-                return top * (1 - fy) + bottom * fy
+                return Double(values[at]) * (1 - fx) + Double(values[at + 1]) * fx
             }
-            let value = bilinear(0, 0) / 255
+            func column(_ top: Double, _ bottom: Double) -> Double { top * (1 - fy) + bottom * fy }
+            let centre = (row(0, 0), row(0, 1))
+            let value = column(centre.0, centre.1) / 255
             guard gradient else { return (value, 0, 0) }
-            let du = (bilinear(1, 0) - bilinear(-1, 0)) / (2 * s * 255), dv = (bilinear(0, 1) - bilinear(0, -1)) / (2 * s * 255)
-            return (value, du, dv)
+            let right = column(row(1, 0), row(1, 1)), left = column(row(-1, 0), row(-1, 1))
+            let below = column(centre.1, row(0, 2)), above = column(row(0, -1), centre.0)
+            return (value, (right - left) / (2 * s * 255), (below - above) / (2 * s * 255))
         }
     }
 }

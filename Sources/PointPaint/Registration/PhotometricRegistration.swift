@@ -28,6 +28,9 @@ public enum PhotometricRegistration {
         public var levels = 3
         /// Rounds (proxies, then one step a frame) a level at most.
         public var iterations = 10
+        /// A level ends when a round's steps lower the frames' total cost by less than this
+        /// fraction (rounds after the frames have settled each lower it by 0.01–0.02 %).
+        public var convergence = 0.001
         /// The frame that keeps its pose; nil: the first selected.
         public var anchor: Int?
         /// A correction (from the recorded pose) larger than these is not applied (metres, degrees).
@@ -99,7 +102,7 @@ public enum PhotometricRegistration {
         let before = problem.residuals(level: 0)
         for level in stride(from: options.levels - 1, through: 0, by: -1) {
             for _ in 0 ..< options.iterations {
-                if problem.round(level: level) < 1e-5 { break }
+                if problem.round(level: level) < options.convergence { break }
             }
         }
         let after = problem.residuals(level: 0)
@@ -236,26 +239,35 @@ extension PhotometricRegistration {
         }
 
         /// One round on `level`: the proxies, then one damped Gauss–Newton step a frame (the
-        /// anchor's held). Returns the largest movement of a pose (metres plus radians × 3).
+        /// anchor's held). Returns the fraction of the frames' total cost its steps took away.
         mutating func round(level: Int) -> Double {
             let proxies = proxies(level: level)
             let problem = self
-            let steps = PoseStep.inOrder(count: frames.count, threads: threads) { k -> (pose: Matrix4x4, damping: Double, moved: Double)? in
+            let steps = PoseStep.inOrder(count: frames.count, threads: threads) { k -> Step? in
                 k == problem.anchor ? nil : problem.step(k, level: level, proxies: proxies)
             }
-            var largest = 0.0
+            var total = 0.0, lowered = 0.0
             for (k, step) in steps.enumerated() {
                 guard let step else { continue }
-                poses[k] = step.pose
-                damping[k] = step.damping
-                largest = max(largest, step.moved)
+                total += step.current
+                guard let accepted = step.accepted else { continue }
+                poses[k] = accepted.pose
+                damping[k] = accepted.damping
+                lowered += step.current - accepted.cost
             }
-            return largest
+            return total > 0 ? lowered / total : 0
         }
 
-        /// Frame `k`'s damped Gauss–Newton step against `proxies`: the new pose, the damping to
-        /// start from next time, and how far it moved; nil when no step lowers the cost.
-        func step(_ k: Int, level: Int, proxies: (mean: [Double], count: [Int32])) -> (pose: Matrix4x4, damping: Double, moved: Double)? {
+        /// A frame's step: its cost at its pose, and the step taken, when one lowered it.
+        struct Step: Sendable {
+            var current: Double
+            var accepted: (pose: Matrix4x4, damping: Double, cost: Double)?
+        }
+
+        /// Frame `k`'s damped Gauss–Newton step against `proxies`: its cost now and, when a step
+        /// lowers it, the new pose, the damping to start from next time and its cost there; nil
+        /// when the frame samples nothing.
+        func step(_ k: Int, level: Int, proxies: (mean: [Double], count: [Int32])) -> Step? {
             let pose = poses[k], f = frames[k].intrinsics
             let rotation = Matrix4x4(columns: pose.columns.0, pose.columns.1, pose.columns.2, SIMD4(0, 0, 0, 1))
             let sigma = 4.0 / 255
@@ -298,12 +310,12 @@ extension PhotometricRegistration {
                     let cost = cost(k, pose: trial, level: level, proxies: proxies).huber / (sigma * sigma) + stiffnessCost(k, self.deviation(k, trial))
                         + priorCost(k, trial)
                     if cost < current {
-                        return (trial, max(1e-6, lambda / 4), (v * v).sum().squareRoot() + 3 * (omega * omega).sum().squareRoot())
+                        return Step(current: current, accepted: (trial, max(1e-6, lambda / 4), cost))
                     }
                 }
                 lambda *= 8
             }
-            return nil
+            return Step(current: current, accepted: nil)
         }
 
         /// The prior's residuals and their Jacobians for frame `k` at `pose`: how far the camera

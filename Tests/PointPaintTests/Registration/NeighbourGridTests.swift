@@ -10,22 +10,31 @@ import Testing
             (0 ..< 400).map { _ in SIMD3(Double(random.next() % 60), Double(random.next() % 60), Double(random.next() % 60)) * 0.005 }
         }
         let radius = 0.02
-        let grid = NeighbourGrid(points: points, cell: radius)
+        for keyframes in [nil, 1, 2, 4] {
+            theNearestIsFound(points: points, radius: radius, keyframes: keyframes, random: &random)
+        }
+    }
+
+    /// 500 random queries against a grid with `keyframes`.
+    private func theNearestIsFound(points: [[SIMD3<Double>]], radius: Double, keyframes: Int?, random: inout SplitMix64) {
+        let grid = NeighbourGrid(points: points, cell: radius, keyframes: keyframes)
         for _ in 0 ..< 500 {
             let p = SIMD3(Double(random.next() % 600), Double(random.next() % 600), Double(random.next() % 600)) * 0.0005
             let excluded = Int(random.next() % 6), lower = Int(random.next() % 6)
-            let frames = lower ... lower + Int(random.next() % 3)
+            let window = lower ... lower + Int(random.next() % 3)
             var best: NeighbourGrid.Nearest?
-            grid.nearest(to: p, frames: frames, excluding: excluded, within: radius, best: &best)
-            // The plain search: every point of the frames asked for, lower frame then index first among equals.
+            grid.nearest(to: p, window: window, excluding: excluded, within: radius, best: &best)
+            // The plain search: every point of the window's frames and the keyframes, lower
+            // frame then index first among equals.
             var expected: NeighbourGrid.Nearest?
-            for f in frames where f != excluded && f < points.count {
+            for f in points.indices where f != excluded && (window.contains(f) || keyframes.map { f % $0 == 0 } == true) {
                 for (i, q) in points[f].enumerated() {
                     let d = ((q - p) * (q - p)).sum()
                     if d < (expected?.distance ?? radius * radius) { expected = (f, i, d) }
                 }
             }
-            #expect(best?.frame == expected?.frame && best?.index == expected?.index, "\(p) in \(frames) but \(excluded)")
+            #expect(best?.frame == expected?.frame && best?.index == expected?.index,
+                    "\(p) in \(window) and keyframes \(keyframes.map(String.init) ?? "none") but \(excluded)")
         }
     }
 }
