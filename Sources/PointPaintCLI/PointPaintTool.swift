@@ -7,7 +7,7 @@ public struct PointPaintTool: ParsableCommand {
         abstract: "Paint with pixels floating in space: replay ARKit captures into coloured voxel clouds.",
         subcommands: [
             ReplayCommand.self, PaintCommand.self, ViewCommand.self, InfoCommand.self, SynthCommand.self,
-            FrameCommand.self, SampleCommand.self, ImportCommand.self, RegisterCommand.self, VoxelizeCommand.self, LutCommand.self, MergeCommand.self, ConvertCommand.self,
+            FrameCommand.self, SampleCommand.self, ImportCommand.self, RegisterCommand.self, VoxelizeCommand.self, LutCommand.self, MergeCommand.self, ConvertCommand.self, ExportWebCommand.self,
         ])
 
     public init() {}

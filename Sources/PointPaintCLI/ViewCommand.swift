@@ -29,18 +29,22 @@ struct ViewCommand: ParsableCommand {
         case capture(String)
         /// A cloud file: PLY, LAS, LAZ or a `.ppstore` store.
         case ply(String)
+
+        /// `source` read as a capture (none: the default capture; a directory; any file but a
+        /// `.ply`, `.las`, `.laz` or `.ppstore`, or any path at all with a `sourceFormat`) or a
+        /// cloud file.
+        static func resolve(_ source: String?, sourceFormat: CaptureFormat?) -> Source {
+            guard let source else { return .capture(defaultCapturePath) }
+            var isDirectory: ObjCBool = false
+            if sourceFormat != nil || (FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && isDirectory.boolValue) {
+                return .capture(source)
+            }
+            return ["ply", "las", "laz", "ppstore"].contains((source as NSString).pathExtension.lowercased()) ? .ply(source) : .capture(source)
+        }
     }
 
-    /// The argument read as a capture (none: the default capture; a directory; any file but a
-    /// `.ply`, `.las`, `.laz` or `.ppstore`, or any path at all with `--source-format`) or a cloud file.
-    var resolvedSource: Source {
-        guard let source else { return .capture(defaultCapturePath) }
-        var isDirectory: ObjCBool = false
-        if sourceFormat != nil || (FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && isDirectory.boolValue) {
-            return .capture(source)
-        }
-        return ["ply", "las", "laz", "ppstore"].contains((source as NSString).pathExtension.lowercased()) ? .ply(source) : .capture(source)
-    }
+    /// The argument read as a capture or a cloud file (`Source.resolve`).
+    var resolvedSource: Source { Source.resolve(source, sourceFormat: sourceFormat) }
 
     /// Refuses the live-replay options for a cloud file: they shape a replay, and there is none.
     func validate() throws {

@@ -1,0 +1,159 @@
+"""`pointpaint export-web` (issue 30) in a real browser: Debian's Chromium, headless, WebGL2 on
+SwiftShader, the site served by Python's `http.server` on a loopback port the test picks. The
+sample's page is compared with the desktop viewer's screenshot of the same view (in 16-pixel
+blocks: point sizes and rasterisation differ); a larger cloud's page keeps to its point budget and
+loads finer nodes as the camera comes closer; a missing node is reported on the page while the
+rest is drawn."""
+import functools
+import http.server
+import pathlib
+import re
+import subprocess
+import threading
+
+import numpy as np
+import open3d as o3d
+import plyfile
+import pytest
+
+import chromium
+
+WIDTH, HEIGHT, BLOCK = 640, 480, 16
+DARK = np.array([0.11, 0.11, 0.13]) * 255  # the desktop's and the page's default background
+
+pytestmark = pytest.mark.skipif(chromium.binary() is None, reason="chromium is not installed (scripts/setup.sh installs it)")
+
+
+def run(binary, *args):
+    return subprocess.run([binary, *args], check=True, capture_output=True, text=True)
+
+
+class Site:
+    """`directory` served on 127.0.0.1 at a port the system picks."""
+
+    def __init__(self, directory):
+        handler = functools.partial(Quiet, directory=str(directory))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def browser():
+    page = chromium.Chromium(WIDTH, HEIGHT)
+    yield page
+    page.close()
+
+
+def read_png(path):
+    return np.asarray(o3d.io.read_image(str(path)))[:, :, :3].astype(float)
+
+
+def blocks(image):
+    """Per 16-pixel block: whether any pixel differs from the background, and the mean colour of
+    the pixels that do."""
+    h, w = image.shape[0] // BLOCK * BLOCK, image.shape[1] // BLOCK * BLOCK
+    tiles = image[:h, :w].reshape(h // BLOCK, BLOCK, w // BLOCK, BLOCK, 3).swapaxes(1, 2).reshape(h // BLOCK, w // BLOCK, -1, 3)
+    covered = np.abs(tiles - DARK).max(axis=3) > 24
+    sums = (tiles * covered[..., None]).sum(axis=2)
+    counts = covered.sum(axis=2)
+    return counts > 0, sums / np.maximum(counts, 1)[..., None]
+
+
+def test_the_samples_page_matches_the_desktop_view(pointpaint_bin, repo_root, tmp_path, browser):
+    site, sample = tmp_path / "site", str(repo_root / "Captures" / "sample")
+    out = run(pointpaint_bin, "export-web", sample, "-o", str(site)).stdout
+    exported = int(re.search(r"wrote .*: (\d+) points", out).group(1))
+    desktop = tmp_path / "desktop.png"
+    subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", pointpaint_bin, "view", sample, "--screenshot", str(desktop),
+                    "--size", f"{WIDTH}x{HEIGHT}", "--yaw", "25", "--pitch", "15", "--strategy", "points", "--edl", "off"],
+                   check=True, capture_output=True)
+    server = Site(site)
+    try:
+        browser.navigate(server.url + "#yaw=25&pitch=15&edl=off&ui=off")
+        status = browser.wait_until_complete()
+        page = tmp_path / "page.png"
+        browser.screenshot(page)
+    finally:
+        server.close()
+    assert int(status["points"]) == exported, status
+    assert "points drawn" in status["text"] and "nodes" in status["text"]
+    covered_page, colour_page = blocks(read_png(page))
+    covered_desktop, colour_desktop = blocks(read_png(desktop))
+    both = covered_page & covered_desktop
+    iou = both.sum() / (covered_page | covered_desktop).sum()
+    assert iou >= 0.8, f"covered blocks overlap by {iou:.3f}"
+    difference = np.median(np.abs(colour_page[both] - colour_desktop[both]).max(axis=1))
+    assert difference <= 8, f"blocks' mean colours differ by a median of {difference:.1f} levels"
+
+
+def big_cloud(path, count, seed=30):
+    """`count` points on the faces of a 4 m box, coloured by position."""
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(-2, 2, size=(count, 3))
+    axis = rng.integers(0, 3, size=count)
+    p[np.arange(count), axis] = np.where(rng.random(count) < 0.5, -2.0, 2.0)
+    colour = ((p + 2) / 4 * 255).astype(np.uint8)
+    vertex = np.empty(count, dtype=[("x", "f4"), ("y", "f4"), ("z", "f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
+    for i, name in enumerate("xyz"):
+        vertex[name] = p[:, i]
+    for i, name in enumerate(("red", "green", "blue")):
+        vertex[name] = colour[:, i]
+    plyfile.PlyData([plyfile.PlyElement.describe(vertex, "vertex")]).write(str(path))
+
+
+def test_a_large_cloud_keeps_to_its_budget_and_streams_closer_nodes(pointpaint_bin, tmp_path, browser):
+    cloud, site = tmp_path / "box.ply", tmp_path / "site"
+    big_cloud(cloud, 400_000)
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site), "--budget", "60000")
+    server = Site(site)
+    try:
+        browser.navigate(server.url + "#edl=on")
+        far = browser.wait_until_complete()
+        assert 0 < int(far["points"]) <= 60000, far
+        # Closer: into the box's face, where only finer nodes show enough detail.
+        browser.evaluate("window.pointpaint.setView({distance: 0.6})")
+        near = browser.wait_until_complete(after=int(far["frame"]))
+    finally:
+        server.close()
+    assert 0 < int(near["points"]) <= 60000, near
+    assert int(near["loaded"]) > int(far["loaded"]), (far, near)
+
+
+def test_a_missing_node_is_reported_and_the_rest_drawn(pointpaint_bin, tmp_path, browser):
+    cloud, site = tmp_path / "box.ply", tmp_path / "site"
+    big_cloud(cloud, 100_000)
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+    nodes = sorted((site / "cloud" / "nodes").glob("*.bin"), key=lambda p: int(p.stem))
+    assert len(nodes) > 2
+    nodes[1].unlink()
+    server = Site(site)
+    try:
+        browser.navigate(server.url)
+        status = browser.wait_until_complete()
+        message = browser.evaluate("document.getElementById('message').textContent")
+    finally:
+        server.close()
+    assert int(status["points"]) > 0, status
+    assert "node 1 could not be loaded" in message, message
+
+
+def test_the_site_is_self_contained(pointpaint_bin, repo_root, tmp_path):
+    site = tmp_path / "site"
+    run(pointpaint_bin, "export-web", str(repo_root / "Captures" / "sample"), "-o", str(site), "--title", "<b>A & B</b>")
+    texts = [p.read_text() for p in site.iterdir() if p.suffix in (".html", ".js", ".css")]
+    assert len(texts) == 3
+    for text in texts:
+        assert "http://" not in text and "https://" not in text
+    html = (site / "index.html").read_text()
+    assert "&lt;b&gt;A &amp; B&lt;/b&gt;" in html and "<b>A" not in html

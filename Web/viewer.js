@@ -1,0 +1,620 @@
+// PointPaint's web viewer (docs/web.md): a point cloud written by `pointpaint export-web`, streamed
+// node by node from the level-of-detail octree in cloud/, drawn with WebGL2. The camera, the
+// framing, the level-of-detail selection and eye-dome lighting follow the desktop viewer
+// (PointPaintViewer: OrbitCamera, SceneFraming, PointOctree.select, edl.frag), so the same cloud
+// and view give the same picture in both. Nothing is fetched from any other host.
+'use strict';
+
+(function () {
+  const FOV_Y = 45 * Math.PI / 180;
+  const MINIMUM_SPACING_PIXELS = 1.5;
+  const MAX_POINT_SIZE = 64;
+  const EDL_STRENGTH = 300;
+  const PARALLEL_FETCHES = 6;
+  const BACKGROUNDS = { dark: [0.11, 0.11, 0.13], black: [0, 0, 0], white: [1, 1, 1], grey: [0.5, 0.5, 0.5] };
+  const HEAT_STOPS = [[0x3B, 0x52, 0x8B], [0x21, 0x91, 0x8C], [0x5E, 0xC9, 0x62], [0xFD, 0xE7, 0x25]];
+  const SOURCES = ['colour', 'views', 'spread'];
+
+  const canvas = document.getElementById('view');
+  const statusLine = document.getElementById('status');
+  const messageLine = document.getElementById('message');
+  const measureLine = document.getElementById('measure');
+
+  function showMessage(text) {
+    messageLine.hidden = false;
+    messageLine.textContent = messageLine.textContent ? messageLine.textContent + ' · ' + text : text;
+  }
+
+  const gl = canvas.getContext('webgl2', { antialias: false, preserveDrawingBuffer: true, alpha: false });
+  if (!gl) {
+    statusLine.textContent = 'no WebGL2';
+    showMessage('This page needs a browser with WebGL2.');
+    return;
+  }
+
+  // ---- Options from the URL: the names and meanings of `pointpaint view`'s options. ----
+  const options = { yaw: null, pitch: null, distance: null, edl: true, size: 4, background: 'dark', budget: null, source: 'colour', ui: true };
+  function readHash() {
+    const p = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const number = (name) => (p.has(name) && isFinite(parseFloat(p.get(name))) ? parseFloat(p.get(name)) : null);
+    options.yaw = number('yaw');
+    options.pitch = number('pitch');
+    options.distance = number('distance');
+    if (p.has('edl')) options.edl = p.get('edl') !== 'off';
+    if (number('point-size') !== null) options.size = Math.min(Math.max(number('point-size'), 1), MAX_POINT_SIZE);
+    if (p.has('background') && BACKGROUNDS[p.get('background')]) options.background = p.get('background');
+    if (number('budget') !== null) options.budget = Math.max(1, Math.round(number('budget')));
+    if (p.has('color') && SOURCES.includes(p.get('color'))) options.source = p.get('color');
+    if (p.has('ui')) options.ui = p.get('ui') !== 'off';
+    document.getElementById('panel').hidden = !options.ui;
+  }
+  readHash();
+
+  // ---- Small vector and matrix helpers (column-major 4 × 4, as GL). ----
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+  const scale = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
+  const length = (a) => Math.sqrt(dot(a, a));
+  function multiply(a, b) {
+    const m = new Float64Array(16);
+    for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+      m[c * 4 + r] = s;
+    }
+    return m;
+  }
+  function perspective(fovY, aspect, near, far) {
+    const f = 1 / Math.tan(fovY / 2);
+    return Float64Array.of(f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, 2 * far * near / (near - far), 0);
+  }
+
+  // ---- The camera: OrbitCamera's turntable (yaw about +y, then pitch about the turned x). ----
+  const camera = { yaw: 0, pitch: 20, distance: 3, target: [0, 0, 0], sceneCenter: [0, 0, 0], sceneRadius: 1, focusRadius: 1 };
+  function axes() {
+    const y = camera.yaw * Math.PI / 180, p = camera.pitch * Math.PI / 180;
+    const cy = Math.cos(y), sy = Math.sin(y), cp = Math.cos(p), sp = Math.sin(p);
+    return { right: [cy, 0, -sy], up: [-sp * sy, cp, -sp * cy], forward: [-cp * sy, -sp, -cp * cy] };
+  }
+  const eye = () => sub(camera.target, scale(axes().forward, camera.distance));
+  function clipRange() {
+    const d = length(sub(eye(), camera.sceneCenter)), r = Math.max(camera.sceneRadius, 1e-6) * 1.5;
+    const far = d + r;
+    return [Math.max(d - r, far * 1e-4), far];
+  }
+  // The view's rotation alone: points are drawn relative to the eye, so a cloud far from the
+  // origin keeps every bit of float32 precision near the camera.
+  function rotation() {
+    const { right: r, up: u, forward: f } = axes(), b = scale(f, -1);
+    return Float64Array.of(r[0], u[0], b[0], 0, r[1], u[1], b[1], 0, r[2], u[2], b[2], 0, 0, 0, 0, 1);
+  }
+  function aspect() { return canvas.width / Math.max(canvas.height, 1); }
+  // SceneFraming + OrbitCamera.fit: the nearest distance at which every corner of the bulk's box
+  // projects inside the view from the current direction, with a 6 % margin.
+  function fit(framing) {
+    camera.target = framing.center.slice();
+    camera.sceneCenter = framing.fullCenter.slice();
+    camera.sceneRadius = framing.fullRadius;
+    camera.focusRadius = framing.radius;
+    const tanY = Math.tan(FOV_Y / 2), tanX = tanY * aspect();
+    const half = framing.extent.map((e) => e / 2 + framing.boxSize / 2);
+    const { right: r, up: u, forward: f } = axes(), back = scale(f, -1);
+    let needed = 0;
+    for (let corner = 0; corner < 8; corner++) {
+      const o = [corner & 1 ? half[0] : -half[0], corner & 2 ? half[1] : -half[1], corner & 4 ? half[2] : -half[2]];
+      const x = Math.abs(dot(o, r)), y = Math.abs(dot(o, u)), z = dot(o, back);
+      needed = Math.max(needed, z + x / tanX, z + y / tanY);
+    }
+    camera.distance = Math.max(needed * 1.06, framing.radius * 1.05);
+    if (!(camera.distance > 0) || !isFinite(camera.distance)) camera.distance = framing.radius / Math.sin(Math.min(Math.atan(tanX), Math.atan(tanY))) * 1.02;
+  }
+
+  // ---- The cloud. ----
+  let meta = null;
+  const nodes = [];   // { origin, size, parent, count, level, childMask, children, state, data }
+  let heatStride = { views: -1, spread: -1 };
+
+  function parseHierarchy(buffer) {
+    const view = new DataView(buffer);
+    const count = Math.floor(buffer.byteLength / 32);
+    for (let i = 0; i < count; i++) {
+      const at = i * 32;
+      nodes.push({
+        origin: [view.getFloat32(at, true), view.getFloat32(at + 4, true), view.getFloat32(at + 8, true)],
+        size: view.getFloat32(at + 12, true), parent: view.getInt32(at + 16, true), count: view.getUint32(at + 20, true),
+        level: view.getUint8(at + 24), childMask: view.getUint8(at + 25), children: [-1, -1, -1, -1, -1, -1, -1, -1],
+        state: 'absent', vao: null, buffer: null, positions: null,
+      });
+    }
+    // A node's children: the nodes naming it as parent, in the octant their corner shows.
+    for (let i = 1; i < nodes.length; i++) {
+      const n = nodes[i], p = nodes[n.parent];
+      if (!p) continue;
+      const h = p.size / 2;
+      const octant = (n.origin[0] >= p.origin[0] + h * 0.5 ? 1 : 0) | (n.origin[1] >= p.origin[1] + h * 0.5 ? 2 : 0) | (n.origin[2] >= p.origin[2] + h * 0.5 ? 4 : 0);
+      p.children[octant] = i;
+    }
+  }
+
+  // ---- GL programs. ----
+  function compile(vertex, fragment) {
+    const program = gl.createProgram();
+    for (const [type, text] of [[gl.VERTEX_SHADER, vertex], [gl.FRAGMENT_SHADER, fragment]]) {
+      const shader = gl.createShader(type);
+      gl.shaderSource(shader, text);
+      gl.compileShader(shader);
+      if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error('shader: ' + gl.getShaderInfoLog(shader));
+      gl.attachShader(program, shader);
+    }
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error('program: ' + gl.getProgramInfoLog(program));
+    const uniforms = {};
+    const n = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS);
+    for (let i = 0; i < n; i++) { const name = gl.getActiveUniform(program, i).name.replace(/\[0\]$/, ''); uniforms[name] = gl.getUniformLocation(program, name); }
+    return { program, uniforms };
+  }
+  const points = compile(`#version 300 es
+    layout(location = 0) in vec3 position;   // 0…65535 within the node's cube
+    layout(location = 1) in vec3 color;      // sRGB 0…1
+    layout(location = 2) in float heat;      // 0: none, else 1…255
+    uniform mat4 viewProjection;              // the rotation only: positions are relative to the eye
+    uniform vec3 nodeOffset;                  // the node's corner minus the eye
+    uniform float nodeStep;                   // its edge / 65535
+    uniform float pointSize, pixelScale, spacing, maxPointSize;
+    uniform int source;                       // 0 colour, 1 heat
+    uniform vec3 stops[4];
+    out vec3 vColor;
+    vec3 ramp(float t) {
+      float x = clamp(t, 0.0, 1.0) * 3.0;
+      int i = min(int(x), 2);
+      return mix(stops[i], stops[i + 1], x - float(i));
+    }
+    void main() {
+      vec3 p = nodeOffset + position * nodeStep;
+      gl_Position = viewProjection * vec4(p, 1.0);
+      float perUnit = pixelScale / max(gl_Position.w, 1e-6);
+      gl_PointSize = clamp(max(pointSize, spacing * perUnit), 1.0, maxPointSize);
+      vColor = source == 0 ? color : (heat < 0.5 ? vec3(0.5) : ramp((heat - 1.0) / 254.0));
+    }`, `#version 300 es
+    precision highp float;
+    in vec3 vColor;
+    out vec4 fragColor;
+    void main() {
+      vec2 d = gl_PointCoord - vec2(0.5);
+      if (dot(d, d) > 0.25) discard;
+      fragColor = vec4(vColor, 1.0);
+    }`);
+  const edl = compile(`#version 300 es
+    void main() {
+      vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
+      gl_Position = vec4(p, 0.0, 1.0);
+    }`, `#version 300 es
+    precision highp float;
+    uniform sampler2D sceneColor;
+    uniform highp sampler2D sceneDepth;
+    uniform float farPlusNear, farMinusNear, strength;
+    uniform ivec2 lastPixel;
+    out vec4 fragColor;
+    float inverseDistance(ivec2 p) {
+      float depth = texelFetch(sceneDepth, clamp(p, ivec2(0), lastPixel), 0).r;
+      return farPlusNear - (2.0 * depth - 1.0) * farMinusNear;
+    }
+    void main() {
+      ivec2 p = ivec2(gl_FragCoord.xy);
+      float c = inverseDistance(p);
+      float product = max(inverseDistance(p + ivec2(1, 0)), c) * max(inverseDistance(p + ivec2(-1, 0)), c)
+          * max(inverseDistance(p + ivec2(0, 1)), c) * max(inverseDistance(p + ivec2(0, -1)), c);
+      float c2 = c * c;
+      float response = log2(product / (c2 * c2)) * 0.25;
+      fragColor = vec4(texelFetch(sceneColor, p, 0).rgb * exp(-strength * response), 1.0);
+    }`);
+
+  // The offscreen target eye-dome lighting reads: colour and depth textures the canvas's size.
+  let target = null;
+  function ensureTarget() {
+    if (target && target.width === canvas.width && target.height === canvas.height) return target;
+    if (target) { gl.deleteFramebuffer(target.framebuffer); gl.deleteTexture(target.color); gl.deleteTexture(target.depth); }
+    const texture = (internal, format, type) => {
+      const t = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, t);
+      gl.texImage2D(gl.TEXTURE_2D, 0, internal, canvas.width, canvas.height, 0, format, type, null);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      return t;
+    };
+    const color = texture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE), depth = texture(gl.DEPTH_COMPONENT32F, gl.DEPTH_COMPONENT, gl.FLOAT);
+    const framebuffer = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, color, 0);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.TEXTURE_2D, depth, 0);
+    target = { framebuffer, color, depth, width: canvas.width, height: canvas.height };
+    return target;
+  }
+
+  // ---- Loading nodes on demand. ----
+  let inFlight = 0;
+  const queue = [];
+  function request(id) {
+    const node = nodes[id];
+    if (node.state !== 'absent') return;
+    node.state = 'queued';
+    queue.push(id);
+    pump();
+  }
+  function pump() {
+    while (inFlight < PARALLEL_FETCHES && queue.length) {
+      const id = queue.shift();
+      inFlight++;
+      load(id).catch((error) => {
+        nodes[id].state = 'failed';
+        showMessage('node ' + id + ' could not be loaded (' + error.message + '); the rest is drawn');
+      }).finally(() => { inFlight--; pump(); redraw(); });
+    }
+  }
+  async function load(id) {
+    const node = nodes[id];
+    node.state = 'loading';
+    const response = await fetch('cloud/nodes/' + id + '.bin');
+    if (!response.ok) throw new Error('HTTP ' + response.status);
+    const buffer = await response.arrayBuffer();
+    const n = node.count, stride = 9 + (meta.heat.views ? 1 : 0) + (meta.heat.spread ? 1 : 0);
+    if (buffer.byteLength !== n * stride) throw new Error('expected ' + n * stride + ' bytes, found ' + buffer.byteLength);
+    const bytes = new Uint8Array(buffer);
+    node.positions = new Uint16Array(buffer, 0, 3 * n);
+    node.colors = bytes.subarray(6 * n, 9 * n);
+    node.heat = {};
+    let at = 9 * n;
+    for (const name of ['views', 'spread']) if (meta.heat[name]) { node.heat[name] = bytes.subarray(at, at + n); at += n; }
+    node.vao = gl.createVertexArray();
+    gl.bindVertexArray(node.vao);
+    node.buffer = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, node.buffer);
+    gl.bufferData(gl.ARRAY_BUFFER, bytes, gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 3, gl.UNSIGNED_SHORT, false, 6, 0);
+    gl.enableVertexAttribArray(1);
+    gl.vertexAttribPointer(1, 3, gl.UNSIGNED_BYTE, true, 3, 6 * n);
+    node.heatOffsets = { views: meta.heat.views ? 9 * n : -1, spread: meta.heat.spread ? 9 * n + (meta.heat.views ? n : 0) : -1 };
+    gl.bindVertexArray(null);
+    node.state = 'loaded';
+  }
+
+  // ---- Level of detail: PointOctree.select, with the nodes not loaded yet asked for. ----
+  function frustumPlanes(m) {
+    const row = (i) => [m[i], m[4 + i], m[8 + i], m[12 + i]];
+    const r = [row(0), row(1), row(2), row(3)];
+    const plus = (a, b) => a.map((v, i) => v + b[i]), minus = (a, b) => a.map((v, i) => v - b[i]);
+    return [plus(r[3], r[0]), minus(r[3], r[0]), plus(r[3], r[1]), minus(r[3], r[1]), plus(r[3], r[2]), minus(r[3], r[2])];
+  }
+  function intersects(node, planes) {
+    for (const p of planes) {
+      // The box corner farthest along the plane's normal.
+      let s = p[3];
+      for (let a = 0; a < 3; a++) s += p[a] * (p[a] >= 0 ? node.origin[a] + node.size : node.origin[a]);
+      if (s < 0) return false;
+    }
+    return true;
+  }
+  function boxDistance(e, node) {
+    let s = 0;
+    for (let a = 0; a < 3; a++) {
+      const d = Math.max(node.origin[a] - e[a], e[a] - (node.origin[a] + node.size), 0);
+      s += d * d;
+    }
+    return Math.sqrt(s);
+  }
+  function select(viewProjection, e, pixelScale, budget) {
+    const planes = frustumPlanes(viewProjection);
+    const heap = [];
+    const push = (item) => { heap.push(item); heap.sort((a, b) => b.priority - a.priority || a.level - b.level || a.id - b.id); };
+    const consider = (id) => {
+      const node = nodes[id];
+      if (!intersects(node, planes)) return;
+      const distance = boxDistance(e, node);
+      const perUnit = distance > 0 ? pixelScale / distance : Infinity;
+      if (id !== 0 && (node.size / (1 << meta.gridBits)) * perUnit < MINIMUM_SPACING_PIXELS) return;
+      push({ id, priority: node.size * perUnit, level: node.level });
+    };
+    consider(0);
+    const drawn = [];
+    let total = 0, limited = false, waiting = 0;
+    while (heap.length) {
+      const top = heap.shift();
+      const node = nodes[top.id];
+      if (total + node.count > budget) {
+        limited = true;
+        if (drawn.length === 0 && node.state === 'loaded') drawn.push({ id: top.id, count: budget });
+        else if (node.state !== 'loaded') { request(top.id); waiting++; }
+        break;
+      }
+      if (node.state !== 'loaded') {
+        // Asked for, and counted: it will be drawn once it has come (its parent stands in
+        // meanwhile); its children wait for it.
+        if (node.state !== 'failed') { request(top.id); waiting++; total += node.count; }
+        continue;
+      }
+      drawn.push({ id: top.id, count: node.count });
+      total += node.count;
+      for (const child of node.children) if (child >= 0) consider(child);
+    }
+    return { drawn, total: drawn.reduce((s, d) => s + d.count, 0), limited, waiting };
+  }
+
+  // ---- Drawing. ----
+  let moving = false, pending = false, lastSelection = null, frames = 0;
+  function resize() {
+    const ratio = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(canvas.clientWidth * ratio)), h = Math.max(1, Math.round(canvas.clientHeight * ratio));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  }
+  function redraw() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(draw);
+  }
+  function draw() {
+    pending = false;
+    if (!meta) return;
+    const started = performance.now();
+    resize();
+    const [near, far] = clipRange();
+    const projection = perspective(FOV_Y, aspect(), near, far);
+    const e = eye();
+    const rotated = multiply(projection, rotation());
+    // The full view-projection, for the frustum test (in float64 here).
+    const translate = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -e[0], -e[1], -e[2], 1);
+    const viewProjection = multiply(rotated, translate);
+    const pixelScale = canvas.height / (2 * Math.tan(FOV_Y / 2));
+    const stillBudget = options.budget || meta.budget;
+    const selection = select(viewProjection, e, pixelScale, moving ? Math.max(1, Math.floor(stillBudget / 4)) : stillBudget);
+    lastSelection = { selection, viewProjection, eye: e };
+    const drawnIds = new Set(selection.drawn.map((d) => d.id));
+
+    const background = BACKGROUNDS[options.background];
+    const edlOn = options.edl;
+    if (edlOn) gl.bindFramebuffer(gl.FRAMEBUFFER, ensureTarget().framebuffer);
+    else gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.viewport(0, 0, canvas.width, canvas.height);
+    gl.clearColor(background[0], background[1], background[2], 1);
+    gl.clearDepth(1);
+    gl.enable(gl.DEPTH_TEST);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.useProgram(points.program);
+    const u = points.uniforms;
+    gl.uniformMatrix4fv(u.viewProjection, false, Float32Array.from(rotated));
+    gl.uniform1f(u.pointSize, options.size);
+    gl.uniform1f(u.pixelScale, pixelScale);
+    gl.uniform1f(u.maxPointSize, MAX_POINT_SIZE);
+    gl.uniform3fv(u.stops, Float32Array.from(HEAT_STOPS.flat().map((v) => v / 255)));
+    const source = options.source === 'colour' || !meta.heat[options.source] ? 'colour' : options.source;
+    gl.uniform1i(u.source, source === 'colour' ? 0 : 1);
+    for (const entry of selection.drawn) {
+      const node = nodes[entry.id];
+      gl.bindVertexArray(node.vao);
+      if (source !== 'colour') {
+        gl.bindBuffer(gl.ARRAY_BUFFER, node.buffer);
+        gl.enableVertexAttribArray(2);
+        gl.vertexAttribPointer(2, 1, gl.UNSIGNED_BYTE, false, 1, node.heatOffsets[source]);
+      } else {
+        gl.disableVertexAttribArray(2);
+        gl.vertexAttrib1f(2, 0);
+      }
+      gl.uniform3f(u.nodeOffset, node.origin[0] - e[0], node.origin[1] - e[1], node.origin[2] - e[2]);
+      gl.uniform1f(u.nodeStep, node.size / 65535);
+      // A grid sample leaves gaps up to its spacing where a child is not drawn: discs of √2 of it.
+      const coarse = node.children.some((c) => c >= 0 && !drawnIds.has(c));
+      gl.uniform1f(u.spacing, coarse ? (node.size / (1 << meta.gridBits)) * Math.SQRT2 : 0);
+      gl.drawArrays(gl.POINTS, 0, entry.count);
+    }
+    gl.bindVertexArray(null);
+    if (edlOn) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.disable(gl.DEPTH_TEST);
+      gl.useProgram(edl.program);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, target.color);
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, target.depth);
+      gl.uniform1i(edl.uniforms.sceneColor, 0);
+      gl.uniform1i(edl.uniforms.sceneDepth, 1);
+      gl.uniform1f(edl.uniforms.farPlusNear, far + near);
+      gl.uniform1f(edl.uniforms.farMinusNear, far - near);
+      gl.uniform1f(edl.uniforms.strength, EDL_STRENGTH);
+      gl.uniform2i(edl.uniforms.lastPixel, canvas.width - 1, canvas.height - 1);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    }
+    gl.finish();
+    const ms = performance.now() - started;
+    const complete = selection.waiting === 0 && inFlight === 0 && queue.length === 0;
+    statusLine.textContent = selection.total.toLocaleString('en-US') + ' points drawn · ' + selection.drawn.length + ' nodes · ' + Math.round(ms) + ' ms'
+      + (complete ? '' : ' · loading');
+    statusLine.dataset.points = String(selection.total);
+    statusLine.dataset.nodes = String(selection.drawn.length);
+    statusLine.dataset.loaded = String(nodes.filter((n) => n.state === 'loaded').length);
+    statusLine.dataset.complete = String(complete);
+    statusLine.dataset.ms = ms.toFixed(1);
+    statusLine.dataset.frame = String(++frames);
+  }
+
+  // ---- Measuring: the drawn point nearest the click (within 8 pixels), twice. ----
+  let measuring = false, picks = [];
+  function pick(x, y) {
+    if (!lastSelection) return null;
+    const { selection, viewProjection } = lastSelection;
+    const w = canvas.width, h = canvas.height;
+    let best = null;
+    for (const entry of selection.drawn) {
+      const node = nodes[entry.id], step = node.size / 65535, q = node.positions;
+      for (let i = 0; i < entry.count; i++) {
+        const p = [node.origin[0] + q[3 * i] * step, node.origin[1] + q[3 * i + 1] * step, node.origin[2] + q[3 * i + 2] * step];
+        const m = viewProjection;
+        const cw = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
+        if (cw <= 0) continue;
+        const sx = ((m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12]) / cw * 0.5 + 0.5) * w;
+        const sy = (0.5 - (m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13]) / cw * 0.5) * h;
+        const d2 = (sx - x) * (sx - x) + (sy - y) * (sy - y);
+        if (d2 > 64) continue;
+        if (!best || d2 < best.d2 - 1e-9 || (Math.abs(d2 - best.d2) <= 1e-9 && cw < best.w)) best = { d2, w: cw, p };
+      }
+    }
+    return best && best.p;
+  }
+  function measureAt(x, y) {
+    const p = pick(x, y);
+    if (!p) { measureLine.textContent = 'no point under the cursor'; return; }
+    picks.push(p);
+    if (picks.length === 1) measureLine.textContent = 'first point picked; click the second';
+    else {
+      const d = length(sub(picks[1], picks[0]));
+      measureLine.textContent = 'distance ' + d.toFixed(3) + ' m';
+      measureLine.dataset.metres = String(d);
+      picks = [];
+    }
+  }
+
+  // ---- Input: mouse and touch through pointer events. ----
+  const pointers = new Map();
+  let gesture = null;
+  function clampPitch() { camera.pitch = Math.min(Math.max(camera.pitch, -89), 89); }
+  function pan(dx, dy) {
+    const t = Math.tan(FOV_Y / 2) * camera.distance, { right, up } = axes();
+    const sx = 2 * dx / canvas.clientHeight, sy = 2 * dy / canvas.clientHeight;
+    camera.target = add(sub(camera.target, scale(right, sx * t)), scale(up, sy * t));
+  }
+  function zoom(factor) {
+    const minimum = Math.max(camera.focusRadius, 1e-6) * 1e-3, maximum = Math.max(camera.sceneRadius, camera.focusRadius, 1e-6) * 1e3;
+    camera.distance = Math.min(Math.max(camera.distance * factor, minimum), maximum);
+  }
+  function interacting() {
+    moving = true;
+    clearTimeout(interacting.timer);
+    interacting.timer = setTimeout(() => { moving = false; redraw(); }, 200);
+    writeHash();
+    redraw();
+  }
+  canvas.addEventListener('pointerdown', (event) => {
+    canvas.setPointerCapture(event.pointerId);
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    gesture = { button: event.button, shift: event.shiftKey, moved: false, x: event.clientX, y: event.clientY };
+  });
+  canvas.addEventListener('pointermove', (event) => {
+    const last = pointers.get(event.pointerId);
+    if (!last) return;
+    const dx = event.clientX - last.x, dy = event.clientY - last.y;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.entries()];
+      const other = a[0] === event.pointerId ? b[1] : a[1];
+      const before = Math.hypot(last.x - other.x, last.y - other.y), after = Math.hypot(event.clientX - other.x, event.clientY - other.y);
+      if (before > 0 && after > 0) zoom(before / after);
+      pan(dx / 2, dy / 2);
+    } else if (gesture && (gesture.button === 2 || gesture.button === 1 || gesture.shift)) {
+      pan(dx, dy);
+    } else {
+      camera.yaw -= dx * 0.3;
+      camera.pitch += dy * 0.3;
+      clampPitch();
+    }
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (gesture && Math.hypot(event.clientX - gesture.x, event.clientY - gesture.y) > 3) gesture.moved = true;
+    interacting();
+  });
+  const release = (event) => {
+    const ratio = window.devicePixelRatio || 1;
+    if (measuring && gesture && !gesture.moved && pointers.size === 1) measureAt(event.offsetX * ratio, event.offsetY * ratio);
+    pointers.delete(event.pointerId);
+    if (pointers.size === 0) gesture = null;
+  };
+  canvas.addEventListener('pointerup', release);
+  canvas.addEventListener('pointercancel', (event) => { pointers.delete(event.pointerId); gesture = null; });
+  canvas.addEventListener('contextmenu', (event) => event.preventDefault());
+  canvas.addEventListener('wheel', (event) => { event.preventDefault(); zoom(Math.exp(event.deltaY * 0.001)); interacting(); }, { passive: false });
+
+  function setButtons() {
+    document.getElementById('edl').classList.toggle('on', options.edl);
+    document.getElementById('measuring').classList.toggle('on', measuring);
+    document.getElementById('colour').textContent = options.source === 'colour' ? 'Colour' : options.source === 'views' ? 'Views' : 'Spread';
+    canvas.classList.toggle('measuring', measuring);
+  }
+  const actions = {
+    edl: () => { options.edl = !options.edl; },
+    smaller: () => { options.size = Math.max(1, options.size - 1); },
+    larger: () => { options.size = Math.min(MAX_POINT_SIZE, options.size + 1); },
+    background: () => { const names = Object.keys(BACKGROUNDS); options.background = names[(names.indexOf(options.background) + 1) % names.length]; },
+    colour: () => {
+      const available = SOURCES.filter((s) => s === 'colour' || meta.heat[s]);
+      options.source = available[(available.indexOf(options.source) + 1) % available.length];
+      if (options.source !== 'colour') measureLine.textContent = options.source === 'views'
+        ? 'views: observations a point, blue 1 → yellow 256+ (log scale), grey unseen'
+        : 'spread: colour standard deviation of a point\'s observations, blue 0 → yellow 0.1+, grey unseen';
+      else measureLine.textContent = '';
+    },
+    measuring: () => { measuring = !measuring; picks = []; measureLine.textContent = measuring ? 'click two points' : ''; },
+    frame: () => { fit(meta.framing); },
+  };
+  for (const [id, action] of Object.entries(actions)) {
+    document.getElementById(id).addEventListener('click', () => { if (!meta) return; action(); setButtons(); writeHash(); redraw(); });
+  }
+  const keys = { e: 'edl', '-': 'smaller', '+': 'larger', '=': 'larger', b: 'background', h: 'colour', m: 'measuring', f: 'frame' };
+  window.addEventListener('keydown', (event) => {
+    const action = keys[event.key.toLowerCase()];
+    if (!action || !meta) return;
+    actions[action]();
+    setButtons();
+    writeHash();
+    redraw();
+  });
+  window.addEventListener('resize', redraw);
+
+  // The view back into the URL, so a link shows what the sender saw.
+  let writingHash = false;
+  function writeHash() {
+    const parts = ['yaw=' + camera.yaw.toFixed(1), 'pitch=' + camera.pitch.toFixed(1), 'distance=' + camera.distance.toPrecision(5),
+      'edl=' + (options.edl ? 'on' : 'off')];
+    if (options.size !== 4) parts.push('point-size=' + options.size);
+    if (options.background !== 'dark') parts.push('background=' + options.background);
+    if (options.source !== 'colour') parts.push('color=' + options.source);
+    if (options.budget) parts.push('budget=' + options.budget);
+    if (!options.ui) parts.push('ui=off');
+    writingHash = true;
+    history.replaceState(null, '', '#' + parts.join('&'));
+    writingHash = false;
+  }
+  function applyView() {
+    readHash();
+    camera.yaw = options.yaw !== null ? options.yaw : meta.view.yaw;
+    camera.pitch = options.pitch !== null ? options.pitch : meta.view.pitch;
+    clampPitch();
+    resize();
+    fit(meta.framing);
+    if (options.distance !== null && options.distance > 0) camera.distance = options.distance;
+    setButtons();
+    redraw();
+  }
+  window.addEventListener('hashchange', () => { if (!writingHash && meta) applyView(); });
+
+  // A hook for tests and embedding pages: set the view, read the state.
+  window.pointpaint = {
+    setView(view) {
+      if (view.yaw !== undefined) camera.yaw = view.yaw;
+      if (view.pitch !== undefined) { camera.pitch = view.pitch; clampPitch(); }
+      if (view.distance !== undefined) camera.distance = view.distance;
+      if (view.target !== undefined) camera.target = view.target.slice();
+      redraw();
+    },
+    state() { return { camera: JSON.parse(JSON.stringify(camera)), status: Object.assign({}, statusLine.dataset) }; },
+  };
+
+  async function start() {
+    const response = await fetch('cloud/metadata.json');
+    if (!response.ok) throw new Error('cloud/metadata.json: HTTP ' + response.status);
+    const metadata = await response.json();
+    const hierarchy = await fetch('cloud/hierarchy.bin');
+    if (!hierarchy.ok) throw new Error('cloud/hierarchy.bin: HTTP ' + hierarchy.status);
+    parseHierarchy(await hierarchy.arrayBuffer());
+    if (nodes.length !== metadata.nodes) throw new Error('cloud/hierarchy.bin: expected ' + metadata.nodes + ' nodes, found ' + nodes.length);
+    meta = metadata;
+    applyView();
+  }
+  start().catch((error) => { statusLine.textContent = 'not loaded'; showMessage(error.message); });
+})();
