@@ -8,6 +8,7 @@
 (function () {
   const FOV_Y = 45 * Math.PI / 180;
   const MINIMUM_SPACING_PIXELS = 1.5;
+  const POINTS_PER_PIXEL = 0.75;
   const MAX_POINT_SIZE = 64;
   const EDL_STRENGTH = 300;
   const PARALLEL_FETCHES = 6;
@@ -304,23 +305,71 @@
     }
     return Math.sqrt(s);
   }
-  function select(viewProjection, e, pixelScale, budget) {
+  // A binary max-heap of nodes by on-screen size (then the coarser, then the lower index first).
+  class NodeHeap {
+    constructor() { this.items = []; }
+    size() { return this.items.length; }
+    static before(a, b) { return a.priority > b.priority || (a.priority === b.priority && (a.level < b.level || (a.level === b.level && a.id < b.id))); }
+    push(item) {
+      const h = this.items;
+      h.push(item);
+      let i = h.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!NodeHeap.before(h[i], h[parent])) break;
+        [h[i], h[parent]] = [h[parent], h[i]];
+        i = parent;
+      }
+    }
+    pop() {
+      const h = this.items, top = h[0], last = h.pop();
+      if (h.length > 0) {
+        h[0] = last;
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1, r = l + 1;
+          let best = i;
+          if (l < h.length && NodeHeap.before(h[l], h[best])) best = l;
+          if (r < h.length && NodeHeap.before(h[r], h[best])) best = r;
+          if (best === i) break;
+          [h[i], h[best]] = [h[best], h[i]];
+          i = best;
+        }
+      }
+      return top;
+    }
+  }
+
+  // ViewerOptions.levelOfDetailBudget and SceneRenderer.selection: a cloud within the budget is
+  // drawn whole (every node in view); past it a still frame spends at most the budget and 0.75
+  // points a pixel of the canvas, a moving frame a quarter of that.
+  function frameBudget() {
+    const budget = options.budget || meta.budget;
+    if (meta.points <= budget) return { budget: Infinity, spacing: 0 };
+    const interactive = Math.max(Math.floor(budget / 4), Math.min(budget, 1));
+    const pixels = canvas.width * canvas.height * POINTS_PER_PIXEL;
+    if (pixels >= (moving ? interactive : budget)) return { budget: moving ? interactive : budget, spacing: MINIMUM_SPACING_PIXELS };
+    const still = Math.max(Math.floor(pixels), 1);
+    return { budget: moving ? Math.max(Math.floor(still / 4), 1) : still, spacing: MINIMUM_SPACING_PIXELS };
+  }
+
+  function select(viewProjection, e, pixelScale, budget, minimumSpacing) {
     const planes = frustumPlanes(viewProjection);
-    const heap = [];
-    const push = (item) => { heap.push(item); heap.sort((a, b) => b.priority - a.priority || a.level - b.level || a.id - b.id); };
+    const heap = new NodeHeap();
+    const push = (item) => heap.push(item);
     const consider = (id) => {
       const node = nodes[id];
       if (!intersects(node, planes)) return;
       const distance = boxDistance(e, node);
       const perUnit = distance > 0 ? pixelScale / distance : Infinity;
-      if (id !== 0 && (node.size / (1 << meta.gridBits)) * perUnit < MINIMUM_SPACING_PIXELS) return;
+      if (id !== 0 && (node.size / (1 << meta.gridBits)) * perUnit < minimumSpacing) return;
       push({ id, priority: node.size * perUnit, level: node.level });
     };
     consider(0);
     const drawn = [];
     let total = 0, limited = false, waiting = 0;
-    while (heap.length) {
-      const top = heap.shift();
+    while (heap.size() > 0) {
+      const top = heap.pop();
       const node = nodes[top.id];
       if (total + node.count > budget) {
         limited = true;
@@ -366,8 +415,8 @@
     const translate = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -e[0], -e[1], -e[2], 1);
     const viewProjection = multiply(rotated, translate);
     const pixelScale = canvas.height / (2 * Math.tan(FOV_Y / 2));
-    const stillBudget = options.budget || meta.budget;
-    const selection = select(viewProjection, e, pixelScale, moving ? Math.max(1, Math.floor(stillBudget / 4)) : stillBudget);
+    const frame = frameBudget();
+    const selection = select(viewProjection, e, pixelScale, frame.budget, frame.spacing);
     lastSelection = { selection, viewProjection, eye: e };
     const drawnIds = new Set(selection.drawn.map((d) => d.id));
 

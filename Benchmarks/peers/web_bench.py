@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""`export-web` of a large cloud and its page in headless Chromium (issue 30), in one run:
+
+1. a cloud of POINTS points (default 20,000,000) on the faces of a 4 m box, as a binary PLY;
+2. `pointpaint export-web` of it against `pointpaint view --screenshot` of it (the same PLY read,
+   then the desktop's octree build and one frame under Xvfb), wall clock each, alternating;
+3. the page served by `http.server` in Chromium (SwiftShader's WebGL2) at 1280x720: the time from
+   navigating to the first complete frame (every node the view asked for loaded and drawn), the
+   points drawn against the budget, and the draw time of still frames (the page's own
+   measure: the draw calls and `gl.finish`).
+
+Usage: python3 Benchmarks/peers/web_bench.py [--points 20000000] [--runs 2]
+       [--pointpaint .build/release/pointpaint]
+"""
+import argparse
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "python"))
+import chromium  # noqa: E402
+
+
+def box_cloud(path, count, seed=30):
+    rng = np.random.default_rng(seed)
+    vertex = np.empty(count, dtype=[("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
+    step = 5_000_000
+    for start in range(0, count, step):
+        n = min(step, count - start)
+        p = rng.uniform(-2, 2, size=(n, 3)).astype(np.float32)
+        axis = rng.integers(0, 3, size=n)
+        p[np.arange(n), axis] = np.where(rng.random(n) < 0.5, -2.0, 2.0)
+        part = vertex[start:start + n]
+        for i, name in enumerate("xyz"):
+            part[name] = p[:, i]
+        for i, name in enumerate(("red", "green", "blue")):
+            part[name] = ((p[:, i] + 2) / 4 * 255).astype(np.uint8)
+    with open(path, "wb") as f:
+        f.write(("ply\nformat binary_little_endian 1.0\nelement vertex %d\nproperty float x\nproperty float y\n"
+                 "property float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n" % count).encode())
+        vertex.tofile(f)
+
+
+def timed(command):
+    start = time.perf_counter()
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return time.perf_counter() - start, out
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--points", type=int, default=20_000_000)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--pointpaint", default=".build/release/pointpaint")
+    args = ap.parse_args()
+    scratch = tempfile.mkdtemp(prefix="pointpaint-web-bench-")
+    cloud = os.path.join(scratch, "box.ply")
+    box_cloud(cloud, args.points)
+    print(f"cloud: {args.points:,} points, {os.path.getsize(cloud) / 1e6:.0f} MB PLY")
+    site = os.path.join(scratch, "site")
+    for run in range(args.runs):
+        export, out = timed([args.pointpaint, "export-web", cloud, "-o", site])
+        view, _ = timed(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", args.pointpaint, "view", cloud, "--screenshot",
+                         os.path.join(scratch, "desktop.png"), "--size", "1280x720"])
+        print(f"run {run + 1}: export-web {export:.2f} s ({out.splitlines()[0]}); view --screenshot {view:.2f} s; "
+              f"ratio {export / view:.2f}x")
+    sizes = sum(os.path.getsize(os.path.join(site, "cloud", "nodes", n)) for n in os.listdir(os.path.join(site, "cloud", "nodes")))
+    print(f"node files: {sizes / args.points:.2f} bytes a point")
+
+    handler = functools.partial(Quiet, directory=site)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/#yaw=25&pitch=15"
+    for run in range(args.runs):
+        page = chromium.Chromium(1280, 720, deadline=120)
+        try:
+            start = time.perf_counter()
+            page.navigate(url)
+            status = page.wait_until_complete()
+            first = time.perf_counter() - start
+            frames = []
+            for i in range(10):
+                page.evaluate(f"window.pointpaint.setView({{yaw: {25 + 0.01 * (i + 1)}}})")
+                status = page.wait_until_complete(after=int(status["frame"]))
+                frames.append(float(status["ms"]))
+            print(f"page run {run + 1}: first complete frame {first:.2f} s ({status['text']}, {status['loaded']} nodes loaded); "
+                  f"still frame draw {np.median(frames):.1f} ms median of 10 ({min(frames):.1f}-{max(frames):.1f})")
+        finally:
+            page.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
