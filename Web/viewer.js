@@ -250,7 +250,7 @@
       load(id).catch((error) => {
         nodes[id].state = 'failed';
         showMessage('node ' + id + ' could not be loaded (' + error.message + '); the rest is drawn');
-      }).finally(() => { inFlight--; pump(); redraw(); });
+      }).finally(() => { inFlight--; pump(); afterLoad(); });
     }
   }
   async function load(id) {
@@ -392,6 +392,7 @@
 
   // ---- Drawing. ----
   let moving = false, pending = false, lastSelection = null, frames = 0;
+  const onePixel = new Uint8Array(4);
   function resize() {
     const ratio = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(canvas.clientWidth * ratio)), h = Math.max(1, Math.round(canvas.clientHeight * ratio));
@@ -402,10 +403,8 @@
     pending = true;
     requestAnimationFrame(draw);
   }
-  function draw() {
-    pending = false;
-    if (!meta) return;
-    const started = performance.now();
+  // The view this frame: matrices, and the nodes to draw (asking for those not loaded yet).
+  function plan() {
     resize();
     const [near, far] = clipRange();
     const projection = perspective(FOV_Y, aspect(), near, far);
@@ -417,6 +416,31 @@
     const pixelScale = canvas.height / (2 * Math.tan(FOV_Y / 2));
     const frame = frameBudget();
     const selection = select(viewProjection, e, pixelScale, frame.budget, frame.spacing);
+    return { near, far, e, rotated, viewProjection, pixelScale, selection };
+  }
+
+  // After a node has come: plan again at once (its children may be wanted: their fetches start
+  // now), but draw at most every 250 ms while fetches are under way, and at once when the last
+  // has come. A frame can take a good part of a second on a software renderer; one a node would
+  // leave the fetches waiting on the drawing.
+  let lastDrawn = 0, drawTimer = null;
+  function afterLoad() {
+    if (!meta) return;
+    plan();
+    if (inFlight === 0 && queue.length === 0) {
+      clearTimeout(drawTimer);
+      drawTimer = null;
+      redraw();
+    } else if (!drawTimer) {
+      drawTimer = setTimeout(() => { drawTimer = null; redraw(); }, Math.max(0, 250 - (performance.now() - lastDrawn)));
+    }
+  }
+
+  function draw() {
+    pending = false;
+    if (!meta) return;
+    const started = performance.now();
+    const { near, far, e, rotated, viewProjection, pixelScale, selection } = plan();
     lastSelection = { selection, viewProjection, eye: e };
     const drawnIds = new Set(selection.drawn.map((d) => d.id));
 
@@ -473,8 +497,11 @@
       gl.uniform2i(edl.uniforms.lastPixel, canvas.width - 1, canvas.height - 1);
       gl.drawArrays(gl.TRIANGLES, 0, 3);
     }
-    gl.finish();
-    const ms = performance.now() - started;
+    // One pixel read back waits until the frame is drawn (gl.finish does not, in a browser whose
+    // GPU work runs in another process): the status's time is the frame's whole cost.
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, onePixel);
+    lastDrawn = performance.now();
+    const ms = lastDrawn - started;
     const complete = selection.waiting === 0 && inFlight === 0 && queue.length === 0;
     statusLine.textContent = selection.total.toLocaleString('en-US') + ' points drawn · ' + selection.drawn.length + ' nodes · ' + Math.round(ms) + ' ms'
       + (complete ? '' : ' · loading');

@@ -29,31 +29,43 @@ enum WebNodeFile {
     /// Node `node`'s file.
     static func encode(_ node: PointOctree.Node, of cloud: VoxelCloud, heat: Heat) -> Data {
         let count = node.points.count
-        var bytes = [UInt8](repeating: 0, count: count * stride(heat))
         let scale = node.size > 0 ? 65_535 / Double(node.size) : 0
         let origin = SIMD3<Double>(node.origin)
-        for (k, index) in node.points.enumerated() {
-            let i = Int(index)
-            let q = (SIMD3<Double>(cloud.positions[i]) - origin) * scale
-            for axis in 0 ..< 3 {
-                let v = UInt16(min(max(q[axis].rounded(), 0), 65_535))
-                bytes[6 * k + 2 * axis] = UInt8(v & 0xFF)
-                bytes[6 * k + 2 * axis + 1] = UInt8(v >> 8)
-            }
-            let colour = cloud.colors[i]
-            for channel in 0 ..< 3 {
-                let c = colour[channel].isFinite ? min(max(colour[channel], 0), 1) : 0
-                bytes[6 * count + 3 * k + channel] = UInt8((c * 255).rounded())
+        func quantised(_ v: Double) -> UInt16 { UInt16(min(max(v.rounded(), 0), 65_535)) }
+        func byte(_ c: Float) -> UInt8 { c.isFinite ? UInt8((min(max(c, 0), 1) * 255).rounded()) : 0 }
+        var data = Data(count: count * stride(heat))
+        data.withUnsafeMutableBytes { raw in
+            let out = raw.bindMemory(to: UInt8.self)
+            node.points.withUnsafeBufferPointer { indices in
+                cloud.positions.withUnsafeBufferPointer { positions in
+                    cloud.colors.withUnsafeBufferPointer { colors in
+                        for k in 0 ..< count {
+                            let i = Int(indices[k])
+                            let q = (SIMD3<Double>(positions[i]) - origin) * scale
+                            let x = quantised(q.x), y = quantised(q.y), z = quantised(q.z)
+                            out[6 * k] = UInt8(truncatingIfNeeded: x)
+                            out[6 * k + 1] = UInt8(truncatingIfNeeded: x >> 8)
+                            out[6 * k + 2] = UInt8(truncatingIfNeeded: y)
+                            out[6 * k + 3] = UInt8(truncatingIfNeeded: y >> 8)
+                            out[6 * k + 4] = UInt8(truncatingIfNeeded: z)
+                            out[6 * k + 5] = UInt8(truncatingIfNeeded: z >> 8)
+                            let colour = colors[i]
+                            out[6 * count + 3 * k] = byte(colour.x)
+                            out[6 * count + 3 * k + 1] = byte(colour.y)
+                            out[6 * count + 3 * k + 2] = byte(colour.z)
+                        }
+                    }
+                }
+                var at = 9 * count
+                for (present, measure) in [(heat.views, VoxelQuality.views), (heat.spread, .spread)] where present {
+                    for k in 0 ..< count {
+                        let t = QualityHeatMap.position(of: Int(indices[k]), in: cloud, measure: measure)
+                        out[at + k] = t.isNaN ? 0 : 1 + UInt8((min(max(t, 0), 1) * 254).rounded())
+                    }
+                    at += count
+                }
             }
         }
-        var at = 9 * count
-        for (present, measure) in [(heat.views, VoxelQuality.views), (heat.spread, .spread)] where present {
-            for (k, index) in node.points.enumerated() {
-                let t = QualityHeatMap.position(of: Int(index), in: cloud, measure: measure)
-                bytes[at + k] = t.isNaN ? 0 : 1 + UInt8((min(max(t, 0), 1) * 254).rounded())
-            }
-            at += count
-        }
-        return Data(bytes)
+        return data
     }
 }
