@@ -60,7 +60,7 @@ let package = Package(
 
         // GLFW/OpenGL viewer. Shaders from the top-level Shaders/ folder are embedded at build time.
         .target(
-            name: "PointPaintViewer", dependencies: ["PointPaint", "CGLFW"],
+            name: "PointPaintViewer", dependencies: ["PointPaint", "CGLFW", "CPointPaintSupport"],
             plugins: ["EmbedShaders"]),
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),

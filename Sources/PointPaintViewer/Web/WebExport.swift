@@ -102,12 +102,32 @@ public enum WebExport {
             try writeFile(Data(page.utf8), to: root + "/" + name)
         }
         let heat = WebNodeFile.Heat(cloud: cloud)
-        var nodeBytes = 0
-        for (id, node) in octree.nodes.enumerated() {
-            let data = WebNodeFile.encode(node, of: cloud, heat: heat)
-            nodeBytes += data.count
-            try writeFile(data, to: root + "/cloud/nodes/\(id).bin")
+        // The node files on every core, a run of nodes each (each file is its own, so the site is
+        // the same whatever the count); the first error of the first run that failed is thrown.
+        let count = octree.nodes.count
+        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / 8))
+        var sizes = [Int](repeating: 0, count: count)
+        var failures = [PointPaintError?](repeating: nil, count: bands)
+        sizes.withUnsafeMutableBufferPointer { sizes in
+            failures.withUnsafeMutableBufferPointer { failures in
+                let sizesOut = SendablePointer(sizes.baseAddress!), failuresOut = SendablePointer(failures.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    for id in count * band / bands ..< count * (band + 1) / bands {
+                        let data = WebNodeFile.encode(octree.nodes[id], of: cloud, heat: heat)
+                        do {
+                            try writeFile(data, to: root + "/cloud/nodes/\(id).bin")
+                        } catch {
+                            failuresOut.base[band] = error as? PointPaintError
+                                ?? PointPaintError(.malformed, file: root, "cannot write node \(id): \(error)")
+                            return
+                        }
+                        sizesOut.base[id] = data.count
+                    }
+                }
+            }
         }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+        let nodeBytes = sizes.reduce(0, +)
         try writeFile(NodeRecord.table(octree), to: root + "/cloud/hierarchy.bin")
         try writeFile(metadata(cloud, octree: octree, heat: heat, options: options), to: root + "/cloud/metadata.json")
         return Summary(points: octree.pointCount, nodes: octree.nodes.count, nodeBytes: nodeBytes)
