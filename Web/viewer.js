@@ -34,7 +34,7 @@
   }
 
   // ---- Options from the URL: the names and meanings of `pointpaint view`'s options. ----
-  const options = { yaw: null, pitch: null, distance: null, edl: true, size: 4, background: 'dark', budget: null, source: 'colour', ui: true };
+  const options = { yaw: null, pitch: null, distance: null, edl: true, size: 4, background: 'dark', budget: null, source: 'colour', ui: true, shape: 'round' };
   function readHash() {
     const p = new URLSearchParams(location.hash.replace(/^#/, ''));
     const number = (name) => (p.has(name) && isFinite(parseFloat(p.get(name))) ? parseFloat(p.get(name)) : null);
@@ -47,6 +47,7 @@
     if (number('budget') !== null) options.budget = Math.max(1, Math.round(number('budget')));
     if (p.has('color') && SOURCES.includes(p.get('color'))) options.source = p.get('color');
     if (p.has('ui')) options.ui = p.get('ui') !== 'off';
+    if (p.has('shape') && ['round', 'square'].includes(p.get('shape'))) options.shape = p.get('shape');
     document.getElementById('panel').hidden = !options.ui;
   }
   readHash();
@@ -181,9 +182,10 @@
     precision highp float;
     in vec3 vColor;
     out vec4 fragColor;
+    uniform bool round;
     void main() {
       vec2 d = gl_PointCoord - vec2(0.5);
-      if (dot(d, d) > 0.25) discard;
+      if (round && dot(d, d) > 0.25) discard;
       fragColor = vec4(vColor, 1.0);
     }`);
   const edl = compile(`#version 300 es
@@ -462,6 +464,7 @@
     gl.uniform3fv(u.stops, Float32Array.from(HEAT_STOPS.flat().map((v) => v / 255)));
     const source = options.source === 'colour' || !meta.heat[options.source] ? 'colour' : options.source;
     gl.uniform1i(u.source, source === 'colour' ? 0 : 1);
+    gl.uniform1i(u.round, options.shape === 'round' ? 1 : 0);
     for (const entry of selection.drawn) {
       const node = nodes[entry.id];
       gl.bindVertexArray(node.vao);

@@ -7,10 +7,15 @@
 3. the page served by `http.server` in Chromium (SwiftShader's WebGL2) at 1280x720: the time from
    navigating to the first complete frame (every node the view asked for loaded and drawn), the
    points drawn against the budget, and the draw time of still frames (the page's own
-   measure: the draw calls and `gl.finish`).
+   measure: the draw calls and a one-pixel read-back).
 
-Usage: python3 Benchmarks/peers/web_bench.py [--points 20000000] [--runs 2]
-       [--pointpaint .build/release/pointpaint]
+With --lattice the cloud is ViewerBenchmark's lattice (the unit cube filled with POINTS voxels,
+coloured by position), the page is opened at ViewerBenchmark's camera (yaw 30, pitch 25, EDL
+on), and ViewerBenchmark's still frames under Xvfb's llvmpipe are timed in the same run: the
+desktop's frame against the page's (issue 30: within 2x).
+
+Usage: python3 Benchmarks/peers/web_bench.py [--points 20000000] [--runs 2] [--lattice]
+       [--pointpaint .build/release/pointpaint] [--viewer-benchmark PATH]
 """
 import argparse
 import functools
@@ -48,6 +53,29 @@ def box_cloud(path, count, seed=30):
         vertex.tofile(f)
 
 
+def lattice_cloud(path, count):
+    """ViewerBenchmark's lattice: `count` voxels on a cubic lattice filling the unit cube centred
+    at the origin, each coloured by its position, boxes of 0.8 lattice steps."""
+    side = 1
+    while side ** 3 < count:
+        side += 1
+    step = 1 / side
+    i = np.arange(count)
+    g = np.stack([i % side, i // side % side, i // (side * side)], 1).astype(np.float32)
+    p = (g + 0.5) * step - 0.5
+    c = np.clip(np.rint((g + 0.5) * step * 255), 0, 255).astype(np.uint8)
+    vertex = np.empty(count, dtype=[("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
+    for k, name in enumerate("xyz"):
+        vertex[name] = p[:, k]
+    for k, name in enumerate(("red", "green", "blue")):
+        vertex[name] = c[:, k]
+    with open(path, "wb") as f:
+        f.write(("ply\nformat binary_little_endian 1.0\ncomment voxel_size %.9g\nelement vertex %d\nproperty float x\n"
+                 "property float y\nproperty float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\n"
+                 "end_header\n" % (0.8 * step, count)).encode())
+        vertex.tofile(f)
+
+
 def timed(command):
     start = time.perf_counter()
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -64,10 +92,12 @@ def main():
     ap.add_argument("--points", type=int, default=20_000_000)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--pointpaint", default=".build/release/pointpaint")
+    ap.add_argument("--lattice", action="store_true")
+    ap.add_argument("--viewer-benchmark", default=".build-bench/release/ViewerBenchmark")
     args = ap.parse_args()
     scratch = tempfile.mkdtemp(prefix="pointpaint-web-bench-")
     cloud = os.path.join(scratch, "box.ply")
-    box_cloud(cloud, args.points)
+    (lattice_cloud if args.lattice else box_cloud)(cloud, args.points)
     print(f"cloud: {args.points:,} points, {os.path.getsize(cloud) / 1e6:.0f} MB PLY")
     site = os.path.join(scratch, "site")
     for run in range(args.runs):
@@ -82,7 +112,7 @@ def main():
     handler = functools.partial(Quiet, directory=site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/#yaw=25&pitch=15"
+    url = f"http://127.0.0.1:{server.server_address[1]}/" + ("#yaw=30&pitch=25&edl=on" if args.lattice else "#yaw=25&pitch=15")
     for run in range(args.runs):
         page = chromium.Chromium(1280, 720, deadline=120)
         try:
@@ -99,6 +129,12 @@ def main():
                   f"still frame draw {np.median(frames):.1f} ms median of 10 ({min(frames):.1f}-{max(frames):.1f})")
         finally:
             page.close()
+        if args.lattice:
+            out = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", args.viewer_benchmark, str(args.points), "10"],
+                                 check=True, capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                if "still" in line or "octree" in line:
+                    print("desktop: " + line)
     server.shutdown()
 
 
