@@ -38,8 +38,9 @@ public enum GeometricRegistration {
         public var maximumCorrection = (metres: 0.25, degrees: 10.0)
 
         /// Defaults: every frame, high-confidence depth up to 5 m, 3,000 points a frame, radii
-        /// 8, 4 and 2 cm, 10 neighbours on each side and every 10th frame, the first frame as
-        /// the anchor.
+        /// 8, 4 and 2 cm (every 4th point asking at the first two), a radius ended once points
+        /// move less than 1 % of it, 10 neighbours on each side and every 10th frame, the first
+        /// frame as the anchor.
         public init() {}
     }
 
@@ -108,7 +109,12 @@ public enum GeometricRegistration {
                                      recordingFrames: source.frameCount, options: options)
         // The stiffness and points with the poses applied (a refused frame's recorded one).
         let applied = poses.frames.map(\.refined)
-        let blocks = Problem.stiffness(applied == problem.poses ? solved : { problem.poses = applied; return problem.terms(radius: finestRadius) }())
+        var final = solved
+        if applied != problem.poses {
+            problem.poses = applied
+            final = problem.terms(radius: finestRadius)
+        }
+        let blocks = Problem.stiffness(final)
         let points = problem.world().points.flatMap { $0 }
         return Solution(poses: poses, report: report, stiffness: Dictionary(uniqueKeysWithValues: zip(withDepth.map(\.index), blocks)),
                         centre: problem.centre, points: points)
