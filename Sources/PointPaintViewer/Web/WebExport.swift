@@ -52,7 +52,8 @@ public enum WebExport {
         guard isPreviousExport(trimmed) else {
             return try AtomicFile.writeDirectory(to: trimmed) { try writeSite(cloud, octree: octree, into: $0, options: options) }
         }
-        // Beside the old site, then swapped in: a reader finds the old site or the new one.
+        // Beside the old site, then swapped in by two renames: a reader finds the old site or the
+        // new one (or, for the instant between the renames, none), never a half-written one.
         let url = URL(fileURLWithPath: trimmed)
         let parent = url.deletingLastPathComponent().path, name = url.lastPathComponent
         let tag = "\(getpid())-\(UInt32.random(in: 0 ... .max))"
