@@ -264,11 +264,7 @@
     const n = node.count, stride = 9 + (meta.heat.views ? 1 : 0) + (meta.heat.spread ? 1 : 0);
     if (buffer.byteLength !== n * stride) throw new Error('expected ' + n * stride + ' bytes, found ' + buffer.byteLength);
     const bytes = new Uint8Array(buffer);
-    node.positions = new Uint16Array(buffer, 0, 3 * n);
-    node.colors = bytes.subarray(6 * n, 9 * n);
-    node.heat = {};
-    let at = 9 * n;
-    for (const name of ['views', 'spread']) if (meta.heat[name]) { node.heat[name] = bytes.subarray(at, at + n); at += n; }
+    node.positions = new Uint16Array(buffer, 0, 3 * n);  // kept for picking; colours live on the GPU only
     node.vao = gl.createVertexArray();
     gl.bindVertexArray(node.vao);
     node.buffer = gl.createBuffer();
@@ -443,7 +439,7 @@
     if (!meta) return;
     const started = performance.now();
     const { near, far, e, rotated, viewProjection, pixelScale, selection } = plan();
-    lastSelection = { selection, viewProjection, eye: e };
+    lastSelection = { selection, viewProjection };
     const drawnIds = new Set(selection.drawn.map((d) => d.id));
 
     const background = BACKGROUNDS[options.background];
