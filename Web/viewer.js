@@ -58,6 +58,7 @@
   const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
   const scale = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
   const length = (a) => Math.sqrt(dot(a, a));
+
   function multiply(a, b) {
     const m = new Float64Array(16);
     for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
@@ -70,6 +71,19 @@
   function perspective(fovY, aspect, near, far) {
     const f = 1 / Math.tan(fovY / 2);
     return Float64Array.of(f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, 2 * far * near / (near - far), 0);
+  }
+
+  // ---- Colour: 8-bit sRGB, or Display P3 where the cloud has wide colour (its node files carry
+  // both) and the canvas can be a display-p3 one; the page's own colours are converted to match. ----
+  // Linear sRGB → linear Display P3: both D65 with the sRGB curve (ColorPrimaries' matrix).
+  const SRGB_TO_P3 = [[0.822461968714, 0.177538031286, 0], [0.033194198851, 0.966805801149, 0], [0.017082630721, 0.072397440664, 0.910519928615]];
+  let displayP3 = false;
+  function decodeSRGB(v) { return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }
+  function encodeSRGB(v) { return v <= 0.0031308 ? v * 12.92 : 1.055 * Math.pow(v, 1 / 2.4) - 0.055; }
+  function canvasColour(rgb) {
+    if (!displayP3) return rgb;
+    const linear = rgb.map(decodeSRGB);
+    return SRGB_TO_P3.map((row) => encodeSRGB(Math.min(Math.max(dot(row, linear), 0), 1)));
   }
 
   // ---- The camera: OrbitCamera's turntable (yaw about +y, then pitch about the turned x). ----
@@ -115,7 +129,6 @@
   // ---- The cloud. ----
   let meta = null;
   const nodes = [];   // { origin, size, parent, count, level, childMask, children, state, data }
-  let heatStride = { views: -1, spread: -1 };
 
   function parseHierarchy(buffer) {
     const view = new DataView(buffer);
@@ -261,7 +274,8 @@
     const response = await fetch('cloud/nodes/' + id + '.bin');
     if (!response.ok) throw new Error('HTTP ' + response.status);
     const buffer = await response.arrayBuffer();
-    const n = node.count, stride = 9 + (meta.heat.views ? 1 : 0) + (meta.heat.spread ? 1 : 0);
+    const n = node.count, colours = meta.wideColour ? 6 : 3;
+    const stride = 6 + colours + (meta.heat.views ? 1 : 0) + (meta.heat.spread ? 1 : 0);
     if (buffer.byteLength !== n * stride) throw new Error('expected ' + n * stride + ' bytes, found ' + buffer.byteLength);
     const bytes = new Uint8Array(buffer);
     node.positions = new Uint16Array(buffer, 0, 3 * n);  // kept for picking; colours live on the GPU only
@@ -273,8 +287,9 @@
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 3, gl.UNSIGNED_SHORT, false, 6, 0);
     gl.enableVertexAttribArray(1);
-    gl.vertexAttribPointer(1, 3, gl.UNSIGNED_BYTE, true, 3, 6 * n);
-    node.heatOffsets = { views: meta.heat.views ? 9 * n : -1, spread: meta.heat.spread ? 9 * n + (meta.heat.views ? n : 0) : -1 };
+    gl.vertexAttribPointer(1, 3, gl.UNSIGNED_BYTE, true, 3, (displayP3 ? 9 : 6) * n);
+    const heat = (6 + colours) * n;
+    node.heatOffsets = { views: meta.heat.views ? heat : -1, spread: meta.heat.spread ? heat + (meta.heat.views ? n : 0) : -1 };
     gl.bindVertexArray(null);
     node.state = 'loaded';
   }
@@ -442,7 +457,7 @@
     lastSelection = { selection, viewProjection };
     const drawnIds = new Set(selection.drawn.map((d) => d.id));
 
-    const background = BACKGROUNDS[options.background];
+    const background = canvasColour(BACKGROUNDS[options.background]);
     const edlOn = options.edl;
     if (edlOn) gl.bindFramebuffer(gl.FRAMEBUFFER, ensureTarget().framebuffer);
     else gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -457,7 +472,7 @@
     gl.uniform1f(u.pointSize, options.size);
     gl.uniform1f(u.pixelScale, pixelScale);
     gl.uniform1f(u.maxPointSize, MAX_POINT_SIZE);
-    gl.uniform3fv(u.stops, Float32Array.from(HEAT_STOPS.flat().map((v) => v / 255)));
+    gl.uniform3fv(u.stops, Float32Array.from(HEAT_STOPS.flatMap((stop) => canvasColour(stop.map((v) => v / 255)))));
     const source = options.source === 'colour' || !meta.heat[options.source] ? 'colour' : options.source;
     gl.uniform1i(u.source, source === 'colour' ? 0 : 1);
     gl.uniform1i(u.round, options.shape === 'round' ? 1 : 0);
@@ -510,6 +525,7 @@
     statusLine.dataset.complete = String(complete);
     statusLine.dataset.ms = ms.toFixed(1);
     statusLine.dataset.frame = String(++frames);
+    statusLine.dataset.colourSpace = displayP3 ? 'display-p3' : 'srgb';
   }
 
   // ---- Measuring: the drawn point nearest the click (within 8 pixels), twice. ----
@@ -678,6 +694,13 @@
       redraw();
     },
     state() { return { camera: JSON.parse(JSON.stringify(camera)), status: Object.assign({}, statusLine.dataset) }; },
+    // The canvas's pixels as drawn (bottom row first), in its colour space: [r, g, b, a, …].
+    pixels(x = 0, y = 0, width = canvas.width, height = canvas.height) {
+      const out = new Uint8Array(4 * width * height);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.readPixels(x, y, width, height, gl.RGBA, gl.UNSIGNED_BYTE, out);
+      return Array.from(out);
+    },
   };
 
   async function start() {
@@ -689,6 +712,8 @@
     parseHierarchy(await hierarchy.arrayBuffer());
     if (nodes.length !== metadata.nodes) throw new Error('cloud/hierarchy.bin: expected ' + metadata.nodes + ' nodes, found ' + nodes.length);
     meta = metadata;
+    displayP3 = meta.wideColour === true && 'drawingBufferColorSpace' in gl;
+    if (displayP3) gl.drawingBufferColorSpace = 'display-p3';
     applyView();
   }
   start().catch((error) => { statusLine.textContent = 'not loaded'; showMessage(error.message); });

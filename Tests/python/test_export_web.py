@@ -11,6 +11,7 @@ import re
 import subprocess
 import threading
 
+import colour
 import numpy as np
 import open3d as o3d
 import plyfile
@@ -88,6 +89,7 @@ def test_the_samples_page_matches_the_desktop_view(pointpaint_bin, repo_root, tm
         server.close()
     assert int(status["points"]) == exported, status
     assert "points drawn" in status["text"] and "nodes" in status["text"]
+    assert status["colourSpace"] == "srgb", status  # the sample's colours all lie inside sRGB
     covered_page, colour_page = blocks(read_png(page))
     covered_desktop, colour_desktop = blocks(read_png(desktop))
     both = covered_page & covered_desktop
@@ -110,6 +112,65 @@ def big_cloud(path, count, seed=30):
     for i, name in enumerate(("red", "green", "blue")):
         vertex[name] = colour[:, i]
     plyfile.PlyData([plyfile.PlyElement.describe(vertex, "vertex")]).write(str(path))
+
+
+def wide_cloud(path):
+    """A 1 m square of points in the x–y plane: the left half an sRGB colour, the right half a
+    Display P3 green that sRGB cannot show (its extended sRGB values, from colour-science, have a
+    negative red), as PointPaint writes them: clamped bytes and exact floats, encoded with the sRGB
+    curve mirrored through zero (docs/colour.md)."""
+    inside = np.array([0.6, 0.5, 0.2])
+    linear = colour.RGB_to_RGB(np.array([0.15, 0.8, 0.25]), colour.RGB_COLOURSPACES["Display P3"], colour.RGB_COLOURSPACES["sRGB"],
+                               apply_cctf_decoding=True)
+    outside = np.sign(linear) * colour.cctf_encoding(np.abs(linear), "sRGB")  # the curve mirrored through 0
+    assert outside.min() < 0
+    u, v = np.meshgrid(np.linspace(-0.5, 0.5, 300), np.linspace(-0.5, 0.5, 300))
+    u, v = u.ravel(), v.ravel()
+    rgb = np.where((u < 0)[:, None], inside, outside)
+    names = ("x", "y", "z", "red", "green", "blue", "red_f", "green_f", "blue_f")
+    vertex = np.empty(len(u), dtype=[(n, "f4" if n in "xyz" or n.endswith("_f") else "u1") for n in names])
+    vertex["x"], vertex["y"], vertex["z"] = u, v, np.zeros_like(u)
+    for i, name in enumerate(("red", "green", "blue")):
+        vertex[name] = np.round(np.clip(rgb[:, i], 0, 1) * 255)
+        vertex[name + "_f"] = rgb[:, i]
+    plyfile.PlyData([plyfile.PlyElement.describe(vertex, "vertex")]).write(str(path))
+    return inside, outside
+
+
+def share_near(pixels, rgb, tolerance):
+    """The share of `pixels` (n × 3) within `tolerance` levels of `rgb` in every channel."""
+    return float((np.abs(pixels - rgb).max(axis=1) <= tolerance).mean())
+
+
+def test_wide_colour_is_drawn_on_a_display_p3_canvas(pointpaint_bin, tmp_path, browser):
+    cloud, site = tmp_path / "wide.ply", tmp_path / "site"
+    inside, outside = wide_cloud(cloud)
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+    server = Site(site)
+    try:
+        browser.navigate(server.url + "#yaw=0&pitch=0&edl=off&ui=off&point-size=6")
+        status = browser.wait_until_complete()
+        drawn = np.array(browser.evaluate("window.pointpaint.pixels()"), dtype=float).reshape(-1, 4)[:, :3]
+        page = tmp_path / "page.png"
+        browser.screenshot(page)
+    finally:
+        server.close()
+    assert status["colourSpace"] == "display-p3", status
+    # The canvas holds the colours in Display P3 (colour-science's conversion, within a level of
+    # rounding), so the P3 green keeps the saturation sRGB would clip.
+    p3 = colour.RGB_COLOURSPACES["Display P3"]
+    inside_p3 = colour.RGB_to_RGB(inside, colour.RGB_COLOURSPACES["sRGB"], p3, apply_cctf_decoding=True, apply_cctf_encoding=True)
+    points = drawn[np.abs(drawn - colour.RGB_to_RGB(np.array(DARK) / 255, colour.RGB_COLOURSPACES["sRGB"], p3,
+                                                     apply_cctf_decoding=True, apply_cctf_encoding=True) * 255).max(axis=1) > 2]
+    assert len(points) > 0.2 * len(drawn), f"{len(points)} of {len(drawn)} pixels show points"
+    for expected in (inside_p3, np.array([0.15, 0.8, 0.25])):
+        assert share_near(points, np.round(expected * 255), 1) > 0.3, (expected * 255, np.unique(points, axis=0, return_counts=True))
+    # What the browser shows on an sRGB screen: the in-gamut half as the desktop draws it, the P3
+    # green clipped to sRGB.
+    shown = read_png(page).reshape(-1, 3)
+    shown = shown[np.abs(shown - DARK).max(axis=1) > 2]
+    for expected in (inside, np.clip(outside, 0, 1)):
+        assert share_near(shown, np.round(expected * 255), 2) > 0.3, (expected * 255, np.unique(shown, axis=0, return_counts=True))
 
 
 def test_a_large_cloud_keeps_to_its_budget_and_streams_closer_nodes(pointpaint_bin, tmp_path, browser):

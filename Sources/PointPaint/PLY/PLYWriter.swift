@@ -131,7 +131,7 @@ public struct PLYWriter: Sendable {
         switch wideColor {
         case .always: true
         case .never: false
-        case .auto: PLYWriter.hasWideColor(cloud.colors)
+        case .auto: cloud.hasWideColor
         }
     }
 

@@ -22,7 +22,7 @@ extension PaintResult {
         switch vertices {
         case .built(let cloud, let painted, let colourSD):
             let records = BuiltRecords(cloud: cloud, painted: painted, spread: colourSD)
-            try write(records, voxelSize: cloud.voxelSize, hasWideColor: PLYWriter.hasWideColor(cloud.colors),
+            try write(records, voxelSize: cloud.voxelSize, hasWideColor: cloud.hasWideColor,
                       flagged: painted.contains(false), to: path, wideColor: wideColor, source: source, comments: comments,
                       qualityProperties: qualityProperties,
                       positions: PLYWriter(positionType: positionType).positionLayout(cloud))

@@ -157,7 +157,7 @@ public struct PaintResult: Sendable {
         let wide = switch wideColor {
         case .always: true
         case .never: false
-        case .auto: PLYWriter.hasWideColor(c.colors)
+        case .auto: c.hasWideColor
         }
         if wide {
             properties += [

@@ -48,6 +48,10 @@ public struct VoxelCloud: Sendable, Equatable {
     /// Number of voxels.
     public var count: Int { positions.count }
 
+    /// Whether some colour lies outside 0…1 in a channel (a colour sRGB cannot show, kept as
+    /// extended sRGB), or is not a number.
+    public var hasWideColor: Bool { PLYWriter.hasWideColor(colors) }
+
     /// The world position of point `i`: as the file held it when kept (`exactPositions`), else
     /// `origin + Double(positions[i])`.
     public func worldPosition(_ i: Int) -> SIMD3<Double> { exactPositions?[i] ?? origin + SIMD3<Double>(positions[i]) }

@@ -9,11 +9,11 @@ import PointPaint
 /// The site's `cloud/` folder:
 /// - `metadata.json`: what the page needs before any node: the cloud's origin (whole metres, as
 ///   `VoxelCloud.origin`), its framing (`SceneFraming`: the bulk and the whole, the box size), the
-///   point budget, and which heat maps the data carries;
+///   point budget, and which optional layers the node files carry (`WebNodeFile.Layers`);
 /// - `hierarchy.bin`: every node, 32 bytes each (`NodeRecord`);
 /// - `nodes/N.bin`: node N's points (`WebNodeFile`): positions quantised to 16 bits within the
-///   node's cube, 8-bit sRGB colour, and, where the cloud has them, a heat byte each for views
-///   and spread: 9 to 11 bytes a point.
+///   node's cube, 8-bit sRGB colour, and, where the cloud has them, 8-bit Display P3 colour
+///   for wide colour and a heat byte each for views and spread: 9 to 14 bytes a point.
 public enum WebExport {
     /// What to write.
     public struct Options: Sendable {
@@ -102,7 +102,7 @@ public enum WebExport {
             let page = name == "index.html" ? text.replacingOccurrences(of: "{{TITLE}}", with: htmlEscaped(options.title)) : text
             try writeFile(Data(page.utf8), to: root + "/" + name)
         }
-        let heat = WebNodeFile.Heat(cloud: cloud)
+        let layers = WebNodeFile.Layers(cloud: cloud)
         // The node files on every core, a run of nodes each (each file is its own, so the site is
         // the same whatever the count); the first error of the first run that failed is thrown.
         let count = octree.nodes.count
@@ -114,7 +114,7 @@ public enum WebExport {
                 let sizesOut = SendablePointer(sizes.baseAddress!), failuresOut = SendablePointer(failures.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: bands) { band in
                     for id in count * band / bands ..< count * (band + 1) / bands {
-                        let data = WebNodeFile.encode(octree.nodes[id], of: cloud, heat: heat)
+                        let data = WebNodeFile.encode(octree.nodes[id], of: cloud, layers: layers)
                         do {
                             try writeFile(data, to: root + "/cloud/nodes/\(id).bin")
                         } catch {
@@ -130,7 +130,7 @@ public enum WebExport {
         if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
         let nodeBytes = sizes.reduce(0, +)
         try writeFile(NodeRecord.table(octree), to: root + "/cloud/hierarchy.bin")
-        try writeFile(metadata(cloud, octree: octree, heat: heat, options: options), to: root + "/cloud/metadata.json")
+        try writeFile(metadata(cloud, octree: octree, layers: layers, options: options), to: root + "/cloud/metadata.json")
         return Summary(points: octree.pointCount, nodes: octree.nodes.count, nodeBytes: nodeBytes)
     }
 
@@ -144,7 +144,7 @@ public enum WebExport {
     }
 
     /// `metadata.json`.
-    static func metadata(_ cloud: VoxelCloud, octree: PointOctree, heat: WebNodeFile.Heat, options: Options) throws -> Data {
+    static func metadata(_ cloud: VoxelCloud, octree: PointOctree, layers: WebNodeFile.Layers, options: Options) throws -> Data {
         let framing = SceneFraming(cloud: cloud)
         let view = framing.suggestedView
         func vector(_ v: SIMD3<Float>) -> [Double] { [Double(v.x), Double(v.y), Double(v.z)] }
@@ -163,7 +163,8 @@ public enum WebExport {
                 "fullExtent": vector(framing.fullExtent), "boxSize": Double(framing.boxSize),
             ],
             "view": ["yaw": Double(view.yaw), "pitch": Double(view.pitch)],
-            "heat": ["views": heat.views, "spread": heat.spread],
+            "heat": ["views": layers.views, "spread": layers.spread],
+            "wideColour": layers.wide,
         ]
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }

@@ -32,6 +32,7 @@ import Testing
 
     @Test func everyPointComesBackWithinItsNodesQuantisation() throws {
         var cloud = TestClouds.cloud(TestClouds.room(60_000, seed: 30))
+        cloud.colors = cloud.colors.map(ColorMath.clampedToUnit)  // inside sRGB: no Display P3 layer
         cloud.counts = (0 ..< cloud.count).map { UInt32($0 % 7) }
         try scratch { root in
             let summary = try WebExport.write(cloud, to: root + "/site", options: WebExport.Options())
@@ -66,6 +67,54 @@ import Testing
             #expect(total == cloud.count)
             #expect(worst <= 0.5 + 1e-2, "a point moved by \(worst) quantisation steps")
             #expect(colourMisses == 0 && heatMisses == 0)
+        }
+    }
+
+    @Test func wideColourAddsADisplayP3LayerBeforeTheHeatMaps() throws {
+        var cloud = TestClouds.cloud(TestClouds.room(3_000, seed: 31))
+        cloud.colors[7] = SIMD3(1.093, -0.2267, -0.1501)  // Display P3's red as extended sRGB
+        cloud.counts = (0 ..< cloud.count).map { UInt32($0 % 5) }
+        let wide = cloud.hasWideColor
+        #expect(wide)
+        let toP3 = ColorConversion(from: .srgb, to: .displayP3)
+        try scratch { root in
+            let summary = try WebExport.write(cloud, to: root + "/site", options: WebExport.Options())
+            // Positions, sRGB, Display P3 and the views byte: 13 bytes a point.
+            #expect(summary.nodeBytes == 13 * summary.points)
+            let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/site/cloud/metadata.json"))) as? [String: Any]
+            #expect(metadata?["wideColour"] as? Bool == true)
+            let octree = PointOctree(positions: cloud.positions)
+            var p3Misses = 0, heatMisses = 0, sawRed = false
+            for (id, node) in octree.nodes.enumerated() {
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/site/cloud/nodes/\(id).bin")))
+                let n = node.points.count
+                #expect(bytes.count == 13 * n)
+                guard bytes.count == 13 * n else { continue }
+                for (k, index) in node.points.enumerated() {
+                    let i = Int(index)
+                    let p3 = toP3.encoded(cloud.colors[i]).clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+                    let expected = SIMD3<UInt8>((p3 * 255).rounded(.toNearestOrAwayFromZero))
+                    let found = SIMD3(bytes[9 * n + 3 * k], bytes[9 * n + 3 * k + 1], bytes[9 * n + 3 * k + 2])
+                    if found != expected { p3Misses += 1 }
+                    if i == 7 { sawRed = found == SIMD3(255, 0, 0) && SIMD3(bytes[6 * n + 3 * k], bytes[6 * n + 3 * k + 1], bytes[6 * n + 3 * k + 2]) == SIMD3(255, 0, 0) }
+                    let t = QualityHeatMap.position(of: i, in: cloud, measure: .views)
+                    if bytes[12 * n + k] != (t.isNaN ? 0 : 1 + UInt8((min(max(t, 0), 1) * 254).rounded())) { heatMisses += 1 }
+                }
+            }
+            #expect(p3Misses == 0 && heatMisses == 0 && sawRed)
+        }
+    }
+
+    @Test func aCloudInsideSRGBHasNoDisplayP3Layer() throws {
+        var cloud = TestClouds.cloud(TestClouds.room(2_000, seed: 32))
+        cloud.colors = cloud.colors.map(ColorMath.clampedToUnit)
+        let wide = cloud.hasWideColor
+        #expect(!wide)
+        try scratch { root in
+            let summary = try WebExport.write(cloud, to: root + "/site", options: WebExport.Options())
+            #expect(summary.nodeBytes == 9 * summary.points)
+            let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/site/cloud/metadata.json"))) as? [String: Any]
+            #expect(metadata?["wideColour"] as? Bool == false)
         }
     }
 
