@@ -12,9 +12,9 @@ xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" swift test --skip-build
 
 # Thread sanitizer over the suites that sample and convert frames on many threads at once and
 # hand them over in order (samplers on many frames in a task group, row bands over cores, the
-# ordered pipeline, the frame pass and LAZ chunks decoded on every core). Its own scratch path, so the
+# ordered pipeline, the frame pass, LAZ chunks and PLY records decoded on every core). Its own scratch path, so the
 # debug build above stays as it is; on a 2-core machine about 2 minutes to build, 40 s to run.
-swift test --scratch-path .build-tsan --sanitize=thread --filter 'CapturedImageSamplerTests|FrameConverterTests|OrderedPipelineTests|FramePassTests|CloudPainterFramesTests|LAZTests'
+swift test --scratch-path .build-tsan --sanitize=thread --filter 'CapturedImageSamplerTests|FrameConverterTests|OrderedPipelineTests|FramePassTests|CloudPainterFramesTests|LAZTests|PLYCloudLayoutTests'
 
 export POINTPAINT_BIN="$PWD/.build/debug/pointpaint"
 python3 -m pytest -q Tests/python

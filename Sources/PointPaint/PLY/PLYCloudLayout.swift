@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a cloud's values lie in a binary PLY file of fixed-size records, worked out from the
 /// header alone: the one rule by which both the whole-file reader (`PLYReader.readCloud`) and the
 /// streaming reader (`PLYReader.forEachPointChunk`) decide whether to read the vertex records
@@ -16,6 +18,8 @@
 ///
 /// Every value is converted by the same per-type function the full parse uses
 /// (`PLYFile.cloud(file:)`), so a file read here gives exactly the cloud the full parse gives.
+/// Large runs of records are decoded on every core, each core a band of them (`decoded`); each
+/// value depends on its own record alone, so the result is the same whatever the count.
 /// Anything else (ascii, lists, faces, boxes, a file shorter than its header says) is left to
 /// the full parse, which reads it or says what is wrong.
 package struct PLYCloudLayout: Sendable, Equatable {
@@ -138,24 +142,18 @@ package struct PLYCloudLayout: Sendable, Equatable {
     /// `origin` (`VoxelCloud.origin`): each coordinate read exactly, less the origin, then
     /// rounded to a `Float`.
     package func positions(_ records: ByteCursor.Records, origin: SIMD3<Double> = .zero) -> [SIMD3<Float>] {
-        let n = records.count, x = position[0], y = position[1], z = position[2]
+        let x = position[0], y = position[1], z = position[2]
         if origin != .zero {
-            return [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-                for i in 0 ..< n { out[i] = SIMD3<Float>(world(records, i) - origin) }
-                initialized = n
-            }
+            return Self.decoded(records.count) { i in SIMD3<Float>(world(records, i) - origin) }
         }
-        return [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n {
-                out[i] = SIMD3(value(records, i, x, unit: false), value(records, i, y, unit: false), value(records, i, z, unit: false))
-            }
-            initialized = n
+        return Self.decoded(records.count) { i in
+            SIMD3(value(records, i, x, unit: false), value(records, i, y, unit: false), value(records, i, z, unit: false))
         }
     }
 
     /// The positions of `records` as the file holds them, exactly.
     package func worldPositions(_ records: ByteCursor.Records) -> [SIMD3<Double>] {
-        (0 ..< records.count).map { world(records, $0) }
+        Self.decoded(records.count) { i in world(records, i) }
     }
 
     /// The position of record `i` as the file holds it, exactly.
@@ -169,53 +167,70 @@ package struct PLYCloudLayout: Sendable, Equatable {
     /// when none is finite.
     /// - Complexity: O(records.count).
     package func worldBounds(_ records: ByteCursor.Records) -> WorldBounds? {
-        WorldBounds(finite: (0 ..< records.count).lazy.map { world(records, $0) })
+        let n = records.count, bands = Self.bands(n)
+        var boxes = [WorldBounds?](repeating: nil, count: bands)
+        boxes.withUnsafeMutableBufferPointer { boxes in
+            let out = SendablePointer(boxes.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                out.base[band] = WorldBounds(finite: (n * band / bands ..< n * (band + 1) / bands).lazy.map { world(records, $0) })
+            }
+        }
+        return boxes.reduce(nil, WorldBounds.union)
     }
 
     /// The colours of `records` scaled to 0…1, channel by channel; white when the file has none.
     package func colors(_ records: ByteCursor.Records) -> [SIMD3<Float>] {
-        let n = records.count
-        guard let c = color else { return Array(repeating: SIMD3(1, 1, 1), count: n) }
+        guard let c = color else { return Array(repeating: SIMD3(1, 1, 1), count: records.count) }
         let r = c[0], g = c[1], b = c[2]
-        return [SIMD3<Float>](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n {
-                out[i] = SIMD3(value(records, i, r, unit: true), value(records, i, g, unit: true), value(records, i, b, unit: true))
-            }
-            initialized = n
+        return Self.decoded(records.count) { i in
+            SIMD3(value(records, i, r, unit: true), value(records, i, g, unit: true), value(records, i, b, unit: true))
         }
     }
 
     /// The 8-bit colour codes of `records`, when `hasCodes`.
     package func codes(_ records: ByteCursor.Records) -> [SIMD3<UInt8>]? {
         guard hasCodes, let c = color else { return nil }
-        let n = records.count, swap = byteSwapped
-        return [SIMD3<UInt8>](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n {
-                out[i] = SIMD3(records.load(UInt8.self, record: i, offset: c[0].offset, byteSwapped: swap),
-                               records.load(UInt8.self, record: i, offset: c[1].offset, byteSwapped: swap),
-                               records.load(UInt8.self, record: i, offset: c[2].offset, byteSwapped: swap))
-            }
-            initialized = n
+        let swap = byteSwapped, r = c[0].offset, g = c[1].offset, b = c[2].offset
+        return Self.decoded(records.count) { i in
+            SIMD3(records.load(UInt8.self, record: i, offset: r, byteSwapped: swap),
+                  records.load(UInt8.self, record: i, offset: g, byteSwapped: swap),
+                  records.load(UInt8.self, record: i, offset: b, byteSwapped: swap))
         }
     }
 
     /// The view counts of `records`, when the file has `views`.
     package func counts(_ records: ByteCursor.Records) -> [UInt32]? {
         guard let f = views else { return nil }
-        let n = records.count
-        return [UInt32](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n { out[i] = viewCount(records, i, f) }
-            initialized = n
-        }
+        return Self.decoded(records.count) { i in viewCount(records, i, f) }
     }
 
     /// The colour spreads of `records`, when the file has `colour_sd`.
     package func colourSDs(_ records: ByteCursor.Records) -> [Float]? {
         guard let f = colourSD else { return nil }
-        let n = records.count
-        return [Float](unsafeUninitializedCapacity: n) { out, initialized in
-            for i in 0 ..< n { out[i] = value(records, i, f, unit: false) }
-            initialized = n
+        return Self.decoded(records.count) { i in value(records, i, f, unit: false) }
+    }
+
+    // MARK: on every core
+
+    /// Records below which decoding stays on one core.
+    static let parallelThreshold = 1 << 16
+
+    /// How many bands `count` records are decoded in: one a core, or one for a small run.
+    private static func bands(_ count: Int) -> Int {
+        count < parallelThreshold ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// `count` values, value `i` made by `element(i)`, in bands on every core.
+    @inline(__always)
+    private static func decoded<T>(_ count: Int, _ element: @Sendable (Int) -> T) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { out, initialized in
+            if count > 0 {
+                let base = SendablePointer(out.baseAddress!), bands = bands(count)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    for i in count * band / bands ..< count * (band + 1) / bands { (base.base + i).initialize(to: element(i)) }
+                }
+            }
+            initialized = count
         }
     }
 }

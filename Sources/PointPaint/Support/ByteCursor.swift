@@ -206,8 +206,9 @@ package struct ByteCursor {
 
     /// Fixed-size records read field by field, each read checked (in debug builds) to lie inside
     /// its record; `ByteCursor.records` checked that the records lie inside the bytes. Valid
-    /// as long as the cursor's bytes are.
-    package struct Records {
+    /// as long as the cursor's bytes are. Records only read the bytes, so cores may share them
+    /// (`@unchecked Sendable`: the caller keeps the bytes alive and unchanged meanwhile).
+    package struct Records: @unchecked Sendable {
         fileprivate let base: UnsafeRawPointer?
         /// Bytes a record.
         package let stride: Int
