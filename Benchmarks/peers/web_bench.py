@@ -12,7 +12,9 @@
 With --lattice the cloud is ViewerBenchmark's lattice (the unit cube filled with POINTS voxels,
 coloured by position), the page is opened at ViewerBenchmark's camera (yaw 30, pitch 25, EDL
 on), and ViewerBenchmark's still frames under Xvfb's llvmpipe are timed in the same run: the
-desktop's frame against the page's (issue 30: within 2x).
+desktop's frame against the page's (issue 30: within 2x). Then SwiftShader's floor: the same
+number of points (random, 2-pixel squares, the simplest shaders) in one draw call on a blank
+page, to show what of the page's frame is its own code and what is the rasteriser's cost a point.
 
 Usage: python3 Benchmarks/peers/web_bench.py [--points 20000000] [--runs 2] [--lattice]
        [--pointpaint .build/release/pointpaint] [--viewer-benchmark PATH]
@@ -87,6 +89,43 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+FLOOR = r"""
+(() => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1280; canvas.height = 720;
+  document.body.appendChild(canvas);
+  const gl = canvas.getContext('webgl2', { antialias: false, preserveDrawingBuffer: true, alpha: false });
+  const program = gl.createProgram();
+  const sources = [[gl.VERTEX_SHADER, `#version 300 es
+    layout(location = 0) in vec3 position; layout(location = 1) in vec4 color; out vec3 vColor;
+    void main() { gl_Position = vec4(position * 2.0 - 1.0, 1.0); gl_PointSize = 2.0; vColor = color.rgb; }`],
+    [gl.FRAGMENT_SHADER, `#version 300 es
+    precision highp float; in vec3 vColor; out vec4 fragColor; void main() { fragColor = vec4(vColor, 1.0); }`]];
+  for (const [type, source] of sources) {
+    const shader = gl.createShader(type); gl.shaderSource(shader, source); gl.compileShader(shader); gl.attachShader(program, shader);
+  }
+  gl.linkProgram(program); gl.useProgram(program);
+  const positions = new Float32Array(3 * COUNT).map(() => Math.random());
+  const colours = new Uint8Array(4 * COUNT).map(() => Math.random() * 255);
+  const buffer = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, positions.byteLength + colours.byteLength, gl.STATIC_DRAW);
+  gl.bufferSubData(gl.ARRAY_BUFFER, 0, positions); gl.bufferSubData(gl.ARRAY_BUFFER, positions.byteLength, colours);
+  gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 12, 0);
+  gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 4, gl.UNSIGNED_BYTE, true, 4, positions.byteLength);
+  gl.enable(gl.DEPTH_TEST);
+  const pixel = new Uint8Array(4), times = [];
+  for (let frame = 0; frame < 8; frame++) {
+    const start = performance.now();
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.drawArrays(gl.POINTS, 0, COUNT);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    times.push(performance.now() - start);
+  }
+  return times.slice(2);
+})()
+"""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--points", type=int, default=20_000_000)
@@ -127,6 +166,11 @@ def main():
                 frames.append(float(status["ms"]))
             print(f"page run {run + 1}: first complete frame {first:.2f} s ({status['text']}, {status['loaded']} nodes loaded); "
                   f"still frame draw {np.median(frames):.1f} ms median of 10 ({min(frames):.1f}-{max(frames):.1f})")
+            if args.lattice:
+                page.navigate("about:blank")
+                floor = page.evaluate(FLOOR.replace("COUNT", str(int(status["points"]))))
+                print(f"SwiftShader's floor: {status['points']} points in one draw, simplest shaders: "
+                      f"{np.median(floor):.1f} ms median of {len(floor)} ({min(floor):.1f}-{max(floor):.1f})")
         finally:
             page.close()
         if args.lattice:

@@ -101,6 +101,29 @@ class Chromium:
             check();
           })""".replace("AFTER", str(int(after))), wait=True)
 
+    def click(self, x, y):
+        """A left click at (x, y) in CSS pixels, as a mouse gives it."""
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", buttons=1 if kind == "mousePressed" else 0,
+                      clickCount=1)
+
+    def key(self, key):
+        """One key pressed and released."""
+        self.send("Input.dispatchKeyEvent", type="keyDown", key=key, text=key)
+        self.send("Input.dispatchKeyEvent", type="keyUp", key=key)
+
+    def touch(self, strokes, steps=5):
+        """Fingers put down, moved in `steps` steps and lifted: `strokes` is a list of
+        ((x0, y0), (x1, y1)) a finger, in CSS pixels."""
+        self.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+
+        def points(t):
+            return [{"x": a[0] + (b[0] - a[0]) * t, "y": a[1] + (b[1] - a[1]) * t, "id": i} for i, (a, b) in enumerate(strokes)]
+        self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=points(0))
+        for step in range(1, steps + 1):
+            self.send("Input.dispatchTouchEvent", type="touchMove", touchPoints=points(step / steps))
+        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
     def screenshot(self, path):
         data = self.send("Page.captureScreenshot", format="png")["data"]
         with open(path, "wb") as f:

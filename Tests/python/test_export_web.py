@@ -173,6 +173,75 @@ def test_wide_colour_is_drawn_on_a_display_p3_canvas(pointpaint_bin, tmp_path, b
         assert share_near(shown, np.round(expected * 255), 2) > 0.3, (expected * 255, np.unique(shown, axis=0, return_counts=True))
 
 
+def two_clusters(path, gap):
+    """Two clusters of 400 points, each within a 2 mm cube, `gap` metres apart along x."""
+    rng = np.random.default_rng(31)
+    p = rng.uniform(-0.001, 0.001, size=(800, 3))
+    p[:400, 0] -= gap / 2
+    p[400:, 0] += gap / 2
+    vertex = np.empty(800, dtype=[("x", "f4"), ("y", "f4"), ("z", "f4"), ("red", "u1"), ("green", "u1"), ("blue", "u1")])
+    vertex["x"], vertex["y"], vertex["z"] = p[:, 0], p[:, 1], p[:, 2]
+    vertex["red"], vertex["green"], vertex["blue"] = 240, 200, 40
+    plyfile.PlyData([plyfile.PlyElement.describe(vertex, "vertex")]).write(str(path))
+
+
+def blob_centres(browser):
+    """The centres (CSS pixels, top-left origin) of the left and the right half of the drawn
+    pixels that are not the background."""
+    drawn = np.array(browser.evaluate("window.pointpaint.pixels()"), dtype=float).reshape(HEIGHT, WIDTH, 4)[::-1, :, :3]
+    ys, xs = np.nonzero(np.abs(drawn - DARK).max(axis=2) > 24)
+    assert len(xs) > 0
+    split = (xs.min() + xs.max()) / 2
+    return [(float(xs[side].mean()), float(ys[side].mean())) for side in (xs < split, xs >= split)]
+
+
+def test_measuring_between_two_clicked_points_gives_metres(pointpaint_bin, tmp_path, browser):
+    cloud, site = tmp_path / "two.ply", tmp_path / "site"
+    two_clusters(cloud, 0.75)
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+    server = Site(site)
+    try:
+        browser.navigate(server.url + "#yaw=0&pitch=0&edl=off&ui=off&point-size=6")
+        browser.wait_until_complete()
+        left, right = blob_centres(browser)
+        browser.key("m")
+        browser.click(*left)
+        first = browser.evaluate("document.getElementById('measure').textContent")
+        browser.click(*right)
+        line = browser.evaluate("document.getElementById('measure').textContent")
+        metres = browser.evaluate("document.getElementById('measure').dataset.metres")
+    finally:
+        server.close()
+    assert "first point picked" in first, first
+    assert re.fullmatch(r"distance 0\.7\d\d m", line), line
+    # Each click picks a point of its cluster (2 mm across), so the distance is 0.75 m within
+    # the clusters' width.
+    assert abs(float(metres) - 0.75) < 0.004, metres
+
+
+def test_touch_orbits_with_one_finger_and_zooms_with_two(pointpaint_bin, tmp_path, browser):
+    cloud, site = tmp_path / "box.ply", tmp_path / "site"
+    big_cloud(cloud, 20_000)
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+    server = Site(site)
+    try:
+        browser.navigate(server.url + "#yaw=10&pitch=5")
+        browser.wait_until_complete()
+        before = browser.evaluate("window.pointpaint.state().camera")
+        # One finger 100 pixels to the right: the turntable turns by 0.3 degrees a pixel.
+        browser.touch([((300, 240), (400, 240))])
+        turned = browser.evaluate("window.pointpaint.state().camera")
+        # Two fingers moving apart from 100 to 200 pixels: half the distance.
+        browser.touch([((270, 240), (220, 240)), ((370, 240), (420, 240))])
+        pinched = browser.evaluate("window.pointpaint.state().camera")
+    finally:
+        server.close()
+    assert turned["yaw"] == pytest.approx(before["yaw"] - 30, abs=1e-6), (before, turned)
+    assert turned["distance"] == pytest.approx(before["distance"])
+    assert pinched["distance"] == pytest.approx(turned["distance"] / 2, rel=1e-6), (turned, pinched)
+    assert pinched["yaw"] == pytest.approx(turned["yaw"])
+
+
 def test_a_large_cloud_keeps_to_its_budget_and_streams_closer_nodes(pointpaint_bin, tmp_path, browser):
     cloud, site = tmp_path / "box.ply", tmp_path / "site"
     big_cloud(cloud, 400_000)
