@@ -14,9 +14,10 @@ struct RegisterCommand: ParsableCommand {
             side and of every 10th frame, and all poses are solved together (point-to-plane \
             Gauss–Newton, Huber loss, correspondence radii 8, 4 and 2 cm). Photometric \
             refinement: the points several frames see should have the same luma in each; every \
-            frame's pose steps on its image gradient, coarse to fine. With depth both run, colour \
-            held by the depth's stiffness; with --cloud, only colour, against that fixed cloud \
-            (as paint colours it). The anchor frame (the first selected, or --anchor) keeps its \
+            frame's pose steps on its image gradient, coarse to fine. With depth, colour runs \
+            after depth, held by the depth's stiffness, when depth leaves some frame loose (a \
+            frame facing one plane can slide along it; --method combined runs it always); with \
+            --cloud, only colour, against that fixed cloud (as paint colours it). The anchor frame (the first selected, or --anchor) keeps its \
             pose. A correction past --max-correction, or one that raises the frame's residual, \
             is not applied and the frame is named; a colour correction that lowers the frame's \
             residual by less than 10 % is held. docs/registration.md describes the methods and \
@@ -25,8 +26,11 @@ struct RegisterCommand: ParsableCommand {
 
     /// Which refinement runs.
     enum Method: String, CaseIterable, ExpressibleByArgument {
-        /// Depth, then colour held by the depth (a recording with depth); colour alone with --cloud.
+        /// Depth, then colour held by the depth where depth leaves some frame loose (a recording
+        /// with depth); colour alone with --cloud.
         case auto
+        /// Depth, then colour held by the depth, even where depth holds every frame.
+        case combined
         /// Depth only.
         case geometric
         /// Colour only: against --cloud.
@@ -39,7 +43,7 @@ struct RegisterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Register by colour against this fixed cloud (PLY, LAS or LAZ, in the recording's world), as paint would colour it.",
                                valueName: "cloud"))
     var cloud: String?
-    @Option(help: "Which refinement: auto (depth then colour; colour alone with --cloud), geometric or photometric.")
+    @Option(help: "Which refinement: auto (depth, then colour where depth leaves a frame loose; colour alone with --cloud), combined (depth, then colour always), geometric or photometric.")
     var method: Method = .auto
     @OptionGroup var selection: FrameSelectionOptions
     @Option(help: "The frame whose pose is held (default: the first selected).")
@@ -63,8 +67,8 @@ struct RegisterCommand: ParsableCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if limits == nil { throw ValidationError("--max-correction must be METRES,DEGREES, both positive; found \(maxCorrection)") }
         if !output.lowercased().hasSuffix(".json") { throw ValidationError("-o names the poses file to write: a .json file; found \(output)") }
-        if cloud != nil, method == .geometric {
-            throw ValidationError("--cloud registers by colour against a fixed cloud: leave out --method geometric, which registers the recording's own depth")
+        if cloud != nil, method == .geometric || method == .combined {
+            throw ValidationError("--cloud registers by colour against a fixed cloud: leave out --method \(method.rawValue), which registers the recording's own depth")
         }
         if cloud == nil, method == .photometric {
             throw ValidationError("--method photometric registers against a fixed cloud: give --cloud (a recording with depth registers by depth and colour with --method auto)")
@@ -97,6 +101,7 @@ struct RegisterCommand: ParsableCommand {
         let start = Date()
         let poses: CameraPoses
         var reports: [(String, RegistrationReport)] = []
+        var colourSkipped: String?
         if let cloud {
             let result = try PhotometricRegistration.run(cloud: try PaintCloud.read(path: cloud), source: source, options: photometric)
             (poses, reports) = (result.poses, [("colour", result.report)])
@@ -104,8 +109,14 @@ struct RegisterCommand: ParsableCommand {
             let result = try GeometricRegistration.run(source: source, options: geometric)
             (poses, reports) = (result.poses, [("depth", result.report)])
         } else {
-            let result = try PoseRefinement.run(source: source, geometric: geometric, photometric: photometric)
-            (poses, reports) = (result.poses, [("depth", result.reports.geometric), ("colour", result.reports.photometric)])
+            let result = try PoseRefinement.run(source: source, geometric: geometric, photometric: photometric, alwaysColour: method == .combined)
+            (poses, reports) = (result.poses, [("depth", result.reports.geometric)])
+            if let colour = result.reports.photometric {
+                reports.append(("colour", colour))
+            } else {
+                colourSkipped = String(format: "colour: not run, depth holds every frame (to %.2f mm and %.3f° at most)",
+                                       result.reports.loosest.metres * 1000, result.reports.loosest.degrees)
+            }
         }
         try poses.write(to: output)
         let seconds = Date().timeIntervalSince(start)
@@ -117,7 +128,7 @@ struct RegisterCommand: ParsableCommand {
             return "\(name): \(report.corrected) corrected\(held)\(moves), residual \(Self.residual(report.residual.before, report.unit)) → \(Self.residual(report.residual.after, report.unit))"
         }
         let frames = reports.last?.1.frames ?? 0
-        print(String(format: "registered %d frames in %.2f s; %@; wrote %@", frames, seconds, stages.joined(separator: "; "), output))
+        print(String(format: "registered %d frames in %.2f s; %@; wrote %@", frames, seconds, (stages + [colourSkipped].compactMap { $0 }).joined(separator: "; "), output))
         for (name, report) in reports {
             for (frame, reason) in report.refused { print("frame \(frame) kept its \(name == "colour" && reports.count > 1 ? "depth-registered" : "recorded") pose (\(name)): \(reason)") }
         }

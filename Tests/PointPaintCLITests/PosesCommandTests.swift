@@ -49,6 +49,8 @@ import PointPaint
         let registered = try Tool.run(["register", dir + "/drift", "-o", dir + "/poses.json"])
         #expect(registered.status == 0 && registered.stdout.hasPrefix("registered 8 frames in "), "\(registered.stderr)")
         #expect(registered.stdout.contains("7 corrected"), "\(registered.stdout)")
+        // The frames all see several surfaces: depth holds them, and colour is not run.
+        #expect(registered.stdout.contains("colour: not run, depth holds every frame (to 0."), "\(registered.stdout)")
         var thickness: [String: Double] = [:]
         for (name, poses) in [("recorded", []), ("registered", ["--poses", dir + "/poses.json"]), ("true", ["--poses", dir + "/drift/truth-poses.json"])] {
             let out = dir + "/\(name).ply"
@@ -129,6 +131,7 @@ import PointPaint
         #expect(depthless.status != 0 && depthless.stderr.split(separator: "\n").count == 1 && depthless.stderr.contains("expected depth maps"),
                 "\(depthless.stderr)")
         for (arguments, says) in [(["--cloud", dir + "/a/truth.ply", "--method", "geometric"], "leave out --method geometric"),
+                                  (["--cloud", dir + "/a/truth.ply", "--method", "combined"], "leave out --method combined"),
                                   (["--method", "photometric"], "give --cloud"), (["--visibility", "depth"], "--visibility applies to --cloud"),
                                   (["--cloud", dir + "/a/truth.ply", "--anchor", "7"], "no frame 7")] {
             let result = try Tool.run(["register", dir + "/a", "-o", dir + "/r.json"] + arguments)

@@ -70,6 +70,8 @@ public enum GeometricRegistration {
         var centre: SIMD3<Double>
         /// Every frame's depth points placed with the poses applied, world space.
         var points: [SIMD3<Double>]
+        /// Selected frames that had no depth points (not registered; they keep their poses).
+        var framesWithoutDepth: Int
     }
 
     /// `run`, keeping the stiffness and the placed points.
@@ -117,7 +119,7 @@ public enum GeometricRegistration {
         let blocks = Problem.stiffness(final)
         let points = problem.world().points.flatMap { $0 }
         return Solution(poses: poses, report: report, stiffness: Dictionary(uniqueKeysWithValues: zip(withDepth.map(\.index), blocks)),
-                        centre: problem.centre, points: points)
+                        centre: problem.centre, points: points, framesWithoutDepth: frames.count - withDepth.count)
     }
 
     /// The poses file and report from a solved problem (`RegistrationReport.assemble`).

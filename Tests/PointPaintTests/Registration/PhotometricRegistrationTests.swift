@@ -46,11 +46,21 @@ import Testing
     @Test func depthThenColourLeavesAnUndriftedRecordingWithinAMillimetre() throws {
         let dir = TemporaryDirectory()
         let (source, _) = try GeometricRegistrationTests.recording(in: dir, metres: 0, degrees: 0)
-        let (poses, reports) = try PoseRefinement.run(source: source, geometric: GeometricRegistration.Options(),
-                                                      photometric: PhotometricRegistration.Options())
-        #expect(poses.method == "geometric+photometric" && reports.photometric.refused.isEmpty)
-        for frame in poses.frames {
-            #expect(frame.moved < 0.001 && frame.turned < 0.05, "frame \(frame.index): \(frame.moved) m, \(frame.turned)°")
+        for always in [false, true] {
+            let (poses, reports) = try PoseRefinement.run(source: source, geometric: GeometricRegistration.Options(),
+                                                          photometric: PhotometricRegistration.Options(), alwaysColour: always)
+            // The scene's frames see several surfaces each: depth holds them all, so colour runs
+            // only when asked to, and then holds every frame too.
+            #expect(reports.loose == 0 && reports.loosest.metres < DepthLooseness.limits.metres, "\(reports.loosest)")
+            if always {
+                #expect(poses.method == "geometric+photometric" && reports.photometric?.refused.isEmpty == true)
+                #expect(reports.photometric?.corrected == 0)
+            } else {
+                #expect(poses.method == "geometric" && reports.photometric == nil)
+            }
+            for frame in poses.frames {
+                #expect(frame.moved < 0.001 && frame.turned < 0.05, "frame \(frame.index): \(frame.moved) m, \(frame.turned)°")
+            }
         }
     }
 }
