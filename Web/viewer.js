@@ -58,7 +58,6 @@
   const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
   const scale = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
   const length = (a) => Math.sqrt(dot(a, a));
-
   function multiply(a, b) {
     const m = new Float64Array(16);
     for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {

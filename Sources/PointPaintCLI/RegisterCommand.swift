@@ -17,11 +17,11 @@ struct RegisterCommand: ParsableCommand {
             frame's pose steps on its image gradient, coarse to fine. With depth, colour runs \
             after depth, held by the depth's stiffness, when depth leaves some frame loose (a \
             frame facing one plane can slide along it; --method combined runs it always); with \
-            --cloud, only colour, against that fixed cloud (as paint colours it). The anchor frame (the first selected, or --anchor) keeps its \
-            pose. A correction past --max-correction, or one that raises the frame's residual, \
-            is not applied and the frame is named; a colour correction that lowers the frame's \
-            residual by less than 10 % is held. docs/registration.md describes the methods and \
-            the file.
+            --cloud, only colour, against that fixed cloud (as paint colours it). The anchor \
+            frame (the first selected, or --anchor) keeps its pose. A correction past \
+            --max-correction, or one that raises the frame's residual, is not applied and the \
+            frame is named; a colour correction that lowers the frame's residual by less than \
+            10 % is held. docs/registration.md describes the methods and the file.
             """)
 
     /// Which refinement runs.

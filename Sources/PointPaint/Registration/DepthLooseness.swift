@@ -15,8 +15,9 @@ struct DepthLooseness: Sendable, Equatable {
     /// The turn's standard deviation, degrees, the same way.
     var degrees: Double
 
-    /// A frame is loose past either: a tenth of the colour stage's 5 mm and 0.1° priors' reach
-    /// is far below what colour resolves, while a slide along a wall is unbounded.
+    /// A frame is loose past either. Within them depth leaves colour nothing worth a correction
+    /// (the synthetic scenes' frames, held to 0.3–0.4 mm and 0.01°, are all held by the colour
+    /// stage too), while a slide along a wall seen face on is unbounded.
     static let limits = (metres: 0.001, degrees: 0.05)
 
     /// Whether the frame's depth leaves it free past `limits`.

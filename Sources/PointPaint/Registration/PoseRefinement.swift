@@ -17,8 +17,8 @@ public enum PoseRefinement {
         /// The loosest any frame's depth left it: the largest standard deviations of a camera's
         /// position (metres) and turn (degrees) over the frames (`DepthLooseness`).
         public var loosest: (metres: Double, degrees: Double)
-        /// Frames depth left loose (past `DepthLooseness.limits`), or with no depth points: the
-        /// frames the colour stage is run for.
+        /// Frames depth left loose (past `DepthLooseness.limits`) or that have no depth points;
+        /// the colour stage runs when there is one.
         public var loose: Int
     }
 
