@@ -49,6 +49,7 @@ public enum WebExport {
         }
         try checkDestination(directory)
         let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        recoverInterruptedSwap(trimmed)
         guard isPreviousExport(trimmed) else {
             return try AtomicFile.writeDirectory(to: trimmed) { try writeSite(cloud, octree: octree, into: $0, options: options) }
         }
@@ -77,12 +78,42 @@ public enum WebExport {
     /// - Throws: `.malformed` naming what stands there.
     public static func checkDestination(_ directory: String) throws {
         let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        recoverInterruptedSwap(trimmed)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), !isPreviousExport(trimmed) else { return }
         let contents = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: trimmed)) : nil
         guard let contents, contents.isEmpty else {
             let found = contents.map { "one holding \($0.count) \($0.count == 1 ? "entry" : "entries")" } ?? "a file"
             throw PointPaintError(.malformed, file: directory, "expected a new or empty folder (or a previous export) to write into, found \(found)")
+        }
+    }
+
+    /// Finishes or clears what a replacement killed between its two renames left beside `path`:
+    /// `.NAME.new-PID-R` (the complete new site) and `.NAME.old-PID-R` (the previous one), whose
+    /// process PID no longer runs. Where `path` is missing, the new site is moved into place (or,
+    /// without one, the previous site back); every other such leftover is removed.
+    static func recoverInterruptedSwap(_ path: String) {
+        let url = URL(fileURLWithPath: path)
+        let parent = url.deletingLastPathComponent().path, name = url.lastPathComponent
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        func leftovers(_ kind: String) -> [String] {
+            let prefix = "." + name + "." + kind + "-"
+            return entries.filter { entry in
+                guard entry.hasPrefix(prefix) else { return false }
+                let parts = entry.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+                guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil, pid != getpid() else { return false }
+                return kill(pid, 0) != 0 && errno == ESRCH
+            }.sorted().map { parent + "/" + $0 }
+        }
+        var present = FileManager.default.fileExists(atPath: path)
+        for kind in ["new", "old"] {
+            for leftover in leftovers(kind) {
+                if !present, isPreviousExport(leftover), rename(leftover, path) == 0 {
+                    present = true
+                } else {
+                    try? FileManager.default.removeItem(atPath: leftover)
+                }
+            }
         }
     }
 

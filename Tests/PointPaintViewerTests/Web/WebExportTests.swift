@@ -143,6 +143,43 @@ import Testing
         }
     }
 
+    /// The id of a process that ran and has ended (`/bin/true`).
+    func deadProcess() throws -> Int32 {
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        return finished.processIdentifier
+    }
+
+    @Test func aReplacementKilledBetweenItsRenamesIsFinishedByTheNextExport() throws {
+        let cloud = TestClouds.cloud(TestClouds.room(1_000))
+        try scratch { root in
+            // What a kill between the two renames leaves: no site, and beside it the complete new
+            // site and the previous one, named for a process that no longer runs.
+            var options = WebExport.Options()
+            for title in ["new", "old"] {
+                options.title = title
+                _ = try WebExport.write(cloud, to: root + "/\(title)", options: options)
+            }
+            let dead = try deadProcess()
+            #expect(rename(root + "/new", root + "/.site.new-\(dead)-7") == 0 && rename(root + "/old", root + "/.site.old-\(dead)-7") == 0)
+            // A leftover of a process still running (init) is left alone.
+            try FileManager.default.createDirectory(atPath: root + "/.site.old-1-9", withIntermediateDirectories: false)
+            try WebExport.checkDestination(root + "/site")
+            let html = try String(contentsOfFile: root + "/site/index.html", encoding: .utf8)
+            #expect(html.contains("<title>new</title>"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == [".site.old-1-9", "site"])
+            // Killed after both renames: the site stands, and the previous one beside it is removed.
+            _ = try WebExport.write(cloud, to: root + "/old", options: options)
+            #expect(rename(root + "/old", root + "/.site.old-\(dead)-8") == 0)
+            options.title = "newer"
+            _ = try WebExport.write(cloud, to: root + "/site", options: options)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == [".site.old-1-9", "site"])
+            #expect(try String(contentsOfFile: root + "/site/index.html", encoding: .utf8).contains("newer"))
+        }
+    }
+
     @Test func aCloudWithoutAFinitePointIsOneError() throws {
         let cloud = TestClouds.cloud([SIMD3(.nan, 0, 0)])
         try scratch { root in
