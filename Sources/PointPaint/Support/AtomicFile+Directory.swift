@@ -12,7 +12,7 @@ extension AtomicFile {
     /// - Throws: `.malformed` when `path` is a file or a folder holding entries; the system's
     ///   error when the folder cannot be made or renamed; whatever `body` throws.
     package static func writeDirectory<R>(to path: String, _ body: (_ temporaryPath: String) throws -> R) throws -> R {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let trimmed = FilePaths.withoutTrailingSlash(path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory) {
             let contents = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: trimmed)) : nil

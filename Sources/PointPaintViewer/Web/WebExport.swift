@@ -48,7 +48,7 @@ public enum WebExport {
             throw PointPaintError(.missing, file: directory, "expected a cloud with at least one finite point to export, found none of \(cloud.count)")
         }
         try checkDestination(directory)
-        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let trimmed = FilePaths.withoutTrailingSlash(directory)
         recoverInterruptedSwap(trimmed)
         guard isPreviousExport(trimmed) else {
             return try AtomicFile.writeDirectory(to: trimmed) { try writeSite(cloud, octree: octree, into: $0, options: options) }
@@ -77,7 +77,7 @@ public enum WebExport {
     /// previous export (what `write` checks; a command checks it before a long replay).
     /// - Throws: `.malformed` naming what stands there.
     public static func checkDestination(_ directory: String) throws {
-        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let trimmed = FilePaths.withoutTrailingSlash(directory)
         recoverInterruptedSwap(trimmed)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), !isPreviousExport(trimmed) else { return }
