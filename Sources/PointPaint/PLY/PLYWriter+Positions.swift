@@ -65,14 +65,18 @@ extension PLYWriter {
     }
 
     /// How this writer writes the positions of a cloud at `origin` whose offsets lie within
-    /// `bounds` (nil: none finite), of voxels of `voxelSize` (nil: plain points).
-    func positionLayout(origin: SIMD3<Double>, bounds: (min: SIMD3<Float>, max: SIMD3<Float>)?, voxelSize: Float?) -> PositionLayout {
+    /// `bounds` (nil: none finite), of voxels of `voxelSize` (nil: plain points). `bounds` is
+    /// worked out only when the choice needs it (`.auto` away from the world origin): it is a
+    /// pass over every position.
+    func positionLayout(origin: SIMD3<Double>, bounds: @autoclosure () -> (min: SIMD3<Float>, max: SIMD3<Float>)?,
+                        voxelSize: Float?) -> PositionLayout {
         switch positionType {
         case .float: return PositionLayout(origin: origin, double: false)
         case .double: return PositionLayout(origin: origin, double: true)
         case .auto:
             // At the world origin, a float writes the offsets themselves: nothing is lost.
             guard origin != .zero else { return .plain }
+            let bounds = bounds()
             let lo = origin + SIMD3<Double>(bounds?.min ?? .zero), hi = origin + SIMD3<Double>(bounds?.max ?? .zero)
             let far = WorldOrigin.farthest(lo, hi)
             let tolerance = voxelSize.map { Double($0) / 16 } ?? 1e-4
