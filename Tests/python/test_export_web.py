@@ -4,6 +4,7 @@ sample's page is compared with the desktop viewer's screenshot of the same view 
 blocks: point sizes and rasterisation differ); a larger cloud's page keeps to its point budget and
 loads finer nodes as the camera comes closer; a missing node is reported on the page while the
 rest is drawn."""
+import contextlib
 import functools
 import http.server
 import pathlib
@@ -47,6 +48,19 @@ class Site:
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+@contextlib.contextmanager
+def exported_page(pointpaint_bin, cloud, site, browser, fragment):
+    """`cloud` exported to `site`, served, and opened at `#fragment` until its first complete
+    frame; yields that frame's status, and stops the server after."""
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+    server = Site(site)
+    try:
+        browser.navigate(server.url + "#" + fragment)
+        yield browser.wait_until_complete()
+    finally:
+        server.close()
 
 
 @pytest.fixture
@@ -145,16 +159,10 @@ def share_near(pixels, rgb, tolerance):
 def test_wide_colour_is_drawn_on_a_display_p3_canvas(pointpaint_bin, tmp_path, browser):
     cloud, site = tmp_path / "wide.ply", tmp_path / "site"
     inside, outside = wide_cloud(cloud)
-    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
-    server = Site(site)
-    try:
-        browser.navigate(server.url + "#yaw=0&pitch=0&edl=off&ui=off&point-size=6")
-        status = browser.wait_until_complete()
+    with exported_page(pointpaint_bin, cloud, site, browser, "yaw=0&pitch=0&edl=off&ui=off&point-size=6") as status:
         drawn = np.array(browser.evaluate("window.pointpaint.pixels()"), dtype=float).reshape(-1, 4)[:, :3]
         page = tmp_path / "page.png"
         browser.screenshot(page)
-    finally:
-        server.close()
     assert status["colourSpace"] == "display-p3", status
     # The canvas holds the colours in Display P3 (colour-science's conversion, within a level of
     # rounding), so the P3 green keeps the saturation sRGB would clip.
@@ -198,11 +206,7 @@ def blob_centres(browser):
 def test_measuring_between_two_clicked_points_gives_metres(pointpaint_bin, tmp_path, browser):
     cloud, site = tmp_path / "two.ply", tmp_path / "site"
     two_clusters(cloud, 0.75)
-    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
-    server = Site(site)
-    try:
-        browser.navigate(server.url + "#yaw=0&pitch=0&edl=off&ui=off&point-size=6")
-        browser.wait_until_complete()
+    with exported_page(pointpaint_bin, cloud, site, browser, "yaw=0&pitch=0&edl=off&ui=off&point-size=6"):
         left, right = blob_centres(browser)
         browser.key("m")
         browser.click(*left)
@@ -210,8 +214,6 @@ def test_measuring_between_two_clicked_points_gives_metres(pointpaint_bin, tmp_p
         browser.click(*right)
         line = browser.evaluate("document.getElementById('measure').textContent")
         metres = browser.evaluate("document.getElementById('measure').dataset.metres")
-    finally:
-        server.close()
     assert "first point picked" in first, first
     assert re.fullmatch(r"distance 0\.7\d\d m", line), line
     # Each click picks a point of its cluster (2 mm across), so the distance is 0.75 m within
@@ -222,11 +224,7 @@ def test_measuring_between_two_clicked_points_gives_metres(pointpaint_bin, tmp_p
 def test_touch_orbits_with_one_finger_and_zooms_with_two(pointpaint_bin, tmp_path, browser):
     cloud, site = tmp_path / "box.ply", tmp_path / "site"
     big_cloud(cloud, 20_000)
-    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
-    server = Site(site)
-    try:
-        browser.navigate(server.url + "#yaw=10&pitch=5")
-        browser.wait_until_complete()
+    with exported_page(pointpaint_bin, cloud, site, browser, "yaw=10&pitch=5"):
         before = browser.evaluate("window.pointpaint.state().camera")
         # One finger 100 pixels to the right: the turntable turns by 0.3 degrees a pixel.
         browser.touch([((300, 240), (400, 240))])
@@ -234,8 +232,6 @@ def test_touch_orbits_with_one_finger_and_zooms_with_two(pointpaint_bin, tmp_pat
         # Two fingers moving apart from 100 to 200 pixels: half the distance.
         browser.touch([((270, 240), (220, 240)), ((370, 240), (420, 240))])
         pinched = browser.evaluate("window.pointpaint.state().camera")
-    finally:
-        server.close()
     assert turned["yaw"] == pytest.approx(before["yaw"] - 30, abs=1e-6), (before, turned)
     assert turned["distance"] == pytest.approx(before["distance"])
     assert pinched["distance"] == pytest.approx(turned["distance"] / 2, rel=1e-6), (turned, pinched)
