@@ -1,3 +1,5 @@
+import Foundation
+
 /// The normal equations of many poses at once, held as 6 × 6 blocks: a block row a free pose,
 /// with a block for each pose its residuals share (itself, and the frames its points matched).
 /// A recording of thousands of frames makes a system of tens of thousands of unknowns whose
@@ -25,11 +27,7 @@ struct BlockSystem {
     /// Adds `m` at (s, t) and its transpose at (t, s).
     mutating func addCross(_ m: Matrix6, at s: Int, _ t: Int) {
         rows[s][t, default: Matrix6()].add(m)
-        var transpose = Matrix6()
-        for r in 0 ..< 6 {
-            for c in 0 ..< 6 { transpose.rows[c][r] = m.rows[r][c] }
-        }
-        rows[t][s, default: Matrix6()].add(transpose)
+        rows[t][s, default: Matrix6()].add(m.transposed)
     }
 
     /// Adds `value` to the diagonal of row `s` and `right` to its gradient.
@@ -52,8 +50,10 @@ struct BlockSystem {
     }
 
     /// The step x with H x = −gradient, to a relative residual of `tolerance` (at most
-    /// `iterations` conjugate-gradient steps); nil when a diagonal block is not positive definite.
-    func solve(tolerance: Double = 1e-10, iterations: Int = 1000) -> [SIMD8<Double>]? {
+    /// `iterations` conjugate-gradient steps), the products split over up to `threads` threads
+    /// (the result is the same whatever their number); nil when a diagonal block is not positive
+    /// definite.
+    func solve(tolerance: Double = 1e-10, iterations: Int = 1000, threads: Int = 1) -> [SIMD8<Double>]? {
         let n = count
         // The rows' blocks in a fixed order, and each diagonal block's inverse (preconditioner).
         let ordered = rows.map { row in row.keys.sorted().map { ($0, row[$0]!) } }
@@ -71,8 +71,38 @@ struct BlockSystem {
             }
             inverses.append(inverse)
         }
+        // The blocks in one array, row after row, each as its columns (a block times a vector is
+        // then six multiply-adds of whole columns, with no sums across lanes), and where each
+        // row's begin.
+        var columns: [Matrix6] = [], blockColumn: [Int] = [], rowStart = [0]
+        for row in ordered {
+            for (t, block) in row {
+                columns.append(block.transposed)
+                blockColumn.append(t)
+            }
+            rowStart.append(columns.count)
+        }
+        let bands = max(1, min(threads, n / 64))
+        let blocks = columns, blockColumns = blockColumn, starts = rowStart
         func multiply(_ x: [SIMD8<Double>]) -> [SIMD8<Double>] {
-            ordered.map { row in row.reduce(SIMD8<Double>.zero) { $0 + $1.1.times(x[$1.0]) } }
+            [SIMD8<Double>](unsafeUninitializedCapacity: n) { y, initialized in
+                let out = SendablePointer(y.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    blocks.withUnsafeBufferPointer { columns in
+                        blockColumns.withUnsafeBufferPointer { blockColumn in
+                            for s in n * band / bands ..< n * (band + 1) / bands {
+                                var sum = SIMD8<Double>.zero
+                                for b in starts[s] ..< starts[s + 1] {
+                                    let v = x[blockColumn[b]], m = columns[b].rows
+                                    for c in 0 ..< 6 { sum += v[c] * m[c] }
+                                }
+                                (out.base + s).initialize(to: sum)
+                            }
+                        }
+                    }
+                }
+                initialized = n
+            }
         }
         func dot(_ a: [SIMD8<Double>], _ b: [SIMD8<Double>]) -> Double { zip(a, b).reduce(0) { $0 + ($1.0 * $1.1).sum() } }
         var x = [SIMD8<Double>](repeating: .zero, count: n)

@@ -97,16 +97,34 @@ public enum GeometricRegistration {
         var problem = Problem(frames: withDepth, anchor: anchor, threads: pass.threads, window: options.window, keyframes: options.keyframes)
         let finestRadius = options.radii.last ?? 0.02
         let before = problem.terms(radius: finestRadius).map(\.residual)
+        // The finest level's terms at the poses it ended with, when its last pass computed them.
+        var ended: [Problem.Terms]?
         for (level, radius) in options.radii.enumerated() {
             // Coarse levels only bring the frames near each other: every `coarseStride`-th point
             // asks for a match there (the model keeps every point); the finest level asks with all.
-            let queryStride = level == options.radii.count - 1 ? 1 : max(1, options.coarseStride)
+            let finest = level == options.radii.count - 1
+            let queryStride = finest ? 1 : max(1, options.coarseStride)
+            ended = nil
             for _ in 0 ..< options.iterations {
-                let step = problem.step(radius: radius, queryStride: queryStride)
-                if step < options.convergence * radius { break }
+                // A level ends at a step that moves no point by more than `convergence` of the
+                // radius. At the finest radius that step is not taken, so the terms it was solved
+                // from are the terms at the poses registration ends with: the residuals after,
+                // without another search. (A coarser level takes it: the next one starts nearer.)
+                let terms = problem.terms(radius: radius, queryStride: queryStride)
+                guard let step = problem.step(terms) else {
+                    if finest { ended = terms }
+                    break
+                }
+                let converged = step.movement < options.convergence * radius
+                if converged, finest {
+                    ended = terms
+                    break
+                }
+                problem.apply(step)
+                if converged { break }
             }
         }
-        let solved = problem.terms(radius: finestRadius)
+        let solved = ended ?? problem.terms(radius: finestRadius)
         let (poses, report) = result(problem: problem, withDepth: withDepth, anchor: anchor, before: before, after: solved.map(\.residual),
                                      recordingFrames: source.frameCount, options: options)
         // The stiffness and points with the poses applied (a refused frame's recorded one).
@@ -162,7 +180,7 @@ extension GeometricRegistration {
 
         /// The grid of `points` (a list a frame) in cells of `radius`, with the keyframes marked.
         func grid(_ points: [[SIMD3<Double>]], radius: Double) -> NeighbourGrid {
-            NeighbourGrid(points: points, cell: radius, keyframes: keyframes)
+            NeighbourGrid(points: points, cell: radius, keyframes: keyframes, threads: threads)
         }
 
         /// The nearest point to `a`, of frame `k`, within `radius` in the frames it is matched
@@ -176,17 +194,15 @@ extension GeometricRegistration {
 
         /// Every frame's points and normals in world space with the current poses.
         func world() -> (points: [[SIMD3<Double>]], normals: [[SIMD3<Double>]]) {
-            var points: [[SIMD3<Double>]] = [], normals: [[SIMD3<Double>]] = []
-            for (k, frame) in frames.enumerated() {
-                let pose = poses[k]
-                let surfels = frame.surfels
-                points.append(surfels.points.map { pose.transformPoint($0) })
-                normals.append(surfels.normals.map { n in
+            let poses = poses, frames = frames
+            let placed = perFrame { k -> ([SIMD3<Double>], [SIMD3<Double>]) in
+                let pose = poses[k], surfels = frames[k].surfels
+                return (surfels.points.map { pose.transformPoint($0) }, surfels.normals.map { n in
                     let v = pose.transform(SIMD4(n, 0))
                     return SIMD3(v.x, v.y, v.z)
                 })
             }
-            return (points, normals)
+            return (placed.map(\.0), placed.map(\.1))
         }
 
         /// Calls `body` for every point of frame `k` matched with its nearest point of a frame it
@@ -252,14 +268,19 @@ extension GeometricRegistration {
             return blocks
         }
 
-        /// One Gauss–Newton step over all poses with correspondences within `radius` (every
-        /// `queryStride`-th point of a frame matched); returns the largest movement of a point it
-        /// made (metres, about).
-        mutating func step(radius: Double, queryStride: Int) -> Double {
-            let contributions = terms(radius: radius, queryStride: queryStride)
+        /// A Gauss–Newton step: each free frame's twist about `centre`, and the largest movement
+        /// of a point it makes (metres, about).
+        struct Step {
+            var twists: [(frame: Int, omega: SIMD3<Double>, v: SIMD3<Double>)]
+            var movement: Double
+        }
+
+        /// One Gauss–Newton step over all poses from `contributions` (`terms`); nil when no frame
+        /// is free or the system cannot be solved.
+        func step(_ contributions: [Terms]) -> Step? {
             // Unknowns: six a frame but the anchor's.
             let free = frames.indices.filter { $0 != anchor }
-            guard !free.isEmpty else { return 0 }
+            guard !free.isEmpty else { return nil }
             var slot = [Int](repeating: -1, count: frames.count)
             for (s, k) in free.enumerated() { slot[k] = s }
             var system = BlockSystem(count: free.count)
@@ -284,14 +305,21 @@ extension GeometricRegistration {
                 let deviation = PoseStep.twist(poses[k] * frames[k].recorded.rigidInverse, about: centre)
                 system.addDiagonal(2 * prior, right: prior * deviation, at: s)
             }
-            guard let delta = system.solve() else { return 0 }
-            var largest = 0.0
+            guard let delta = system.solve(threads: threads) else { return nil }
+            var step = Step(twists: [], movement: 0)
             for (s, k) in free.enumerated() {
                 let omega = SIMD3(delta[s][0], delta[s][1], delta[s][2]), v = SIMD3(delta[s][3], delta[s][4], delta[s][5])
-                poses[k] = PoseStep.apply(omega: omega, v: v, about: centre, to: poses[k])
-                largest = max(largest, (v * v).sum().squareRoot() + (omega * omega).sum().squareRoot() * 3)
+                step.twists.append((k, omega, v))
+                step.movement = max(step.movement, (v * v).sum().squareRoot() + (omega * omega).sum().squareRoot() * 3)
             }
-            return largest
+            return step
+        }
+
+        /// Moves the poses by `step`.
+        mutating func apply(_ step: Step) {
+            for twist in step.twists {
+                poses[twist.frame] = PoseStep.apply(omega: twist.omega, v: twist.v, about: centre, to: poses[twist.frame])
+            }
         }
 
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Points of many frames binned into cubic cells, for the nearest point of other frames within a
 /// radius no larger than the cell: the 27 cells around the query hold every candidate. The frames
 /// a query asks for are a window of frames and the keyframes (every `keyframes`-th frame): a
@@ -9,36 +11,47 @@ struct NeighbourGrid: Sendable {
     let cell: Double
     /// Every `keyframes`-th frame (0, k, 2k, …) is a keyframe; nil: none is.
     let keyframes: Int?
-    /// Where each cell's points lie in `entries`, by the hash of the cell.
+    /// The lowest cell of any point on each axis: keys are of cells counted from it, so that the
+    /// keys of a scene a few thousand cells across have only their low bits set.
+    private let origin: SIMD3<Int64>
+    /// Where each cell's points lie in `entries`, by the cell's key.
     private let cells: CellTable
     /// Each point with its frame and index, cell by cell (the point kept beside them, so a
     /// search reads one array).
     private let entries: [Entry]
 
     private struct Entry {
-        var point: SIMD3<Double>
+        /// The point's coordinates (three `Double`s, not a `SIMD3`, whose padding would make an
+        /// entry 48 bytes instead of 32).
+        var x: Double, y: Double, z: Double
         var frame: Int32, index: Int32
     }
 
     /// Bins `points` (a list a frame) into cells of `cell` metres, every `keyframes`-th frame's
-    /// as keyframes.
-    init(points: [[SIMD3<Double>]], cell: Double, keyframes: Int? = nil) {
+    /// as keyframes, on up to `threads` threads (the grid is the same whatever their number).
+    init(points: [[SIMD3<Double>]], cell: Double, keyframes: Int? = nil, threads: Int = 1) {
         self.cell = cell
         let keyframes = keyframes.map { max(1, $0) }
         self.keyframes = keyframes
         let isKeyframe = { (frame: Int) in keyframes.map { frame % $0 == 0 } ?? false }
+        let count = points.reduce(0) { $0 + $1.count }
+        let lowest = PoseStep.inOrder(count: points.count, threads: threads) { f in
+            points[f].reduce(SIMD3<Double>(repeating: .infinity)) { pointwiseMin($0, $1) }
+        }.reduce(SIMD3<Double>(repeating: .infinity)) { pointwiseMin($0, $1) }
+        let origin = count > 0 ? Self.cellOf(lowest, cell) : .zero
+        self.origin = origin
+        let frameKeys = PoseStep.inOrder(count: points.count, threads: threads) { f in
+            points[f].map { Self.key(Self.cellOf($0, cell) &- origin) }
+        }
         // Sorted by cell, keyframes before the others, then by frame and index: the keyframes'
         // points then the others', each in frame and index order, sorted stably by cell.
-        let count = points.reduce(0) { $0 + $1.count }
         var keys: [UInt64] = [], places: [SIMD2<Int32>] = []
         keys.reserveCapacity(count)
         places.reserveCapacity(count)
         for keyframesFirst in [true, false] {
-            for (f, list) in points.enumerated() where isKeyframe(f) == keyframesFirst {
-                for (i, p) in list.enumerated() {
-                    keys.append(Self.key(Self.cellOf(p, cell)))
-                    places.append(SIMD2(Int32(f), Int32(i)))
-                }
+            for f in points.indices where isKeyframe(f) == keyframesFirst {
+                keys.append(contentsOf: frameKeys[f])
+                for i in points[f].indices { places.append(SIMD2(Int32(f), Int32(i))) }
             }
         }
         Self.radixSort(&keys, &places)
@@ -52,16 +65,27 @@ struct NeighbourGrid: Sendable {
             start = upper
         }
         cells = CellTable(runs)
-        entries = places.map { Entry(point: points[Int($0.x)][Int($0.y)], frame: $0.x, index: $0.y) }
+        entries = [Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = SendablePointer(buffer.baseAddress!), bands = max(1, min(threads, count))
+            let places = places
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                for at in count * band / bands ..< count * (band + 1) / bands {
+                    let place = places[at], p = points[Int(place.x)][Int(place.y)]
+                    (out.base + at).initialize(to: Entry(x: p.x, y: p.y, z: p.z, frame: place.x, index: place.y))
+                }
+            }
+            initialized = count
+        }
     }
 
-    /// Sorts `keys` and `values` alike by key, stably: four passes of 16-bit digits, least
-    /// significant first (a comparison sort of the 900,000 points of 300 frames took 0.1 s a
-    /// level on one core).
+    /// Sorts `keys` and `values` alike by key, stably: passes of 16-bit digits, least
+    /// significant first, but for digits no key has set (a comparison sort of the 900,000 points
+    /// of 300 frames took 0.1 s a level on one core).
     private static func radixSort(_ keys: inout [UInt64], _ values: inout [SIMD2<Int32>]) {
+        let used = keys.reduce(0, |)
         var otherKeys = keys, otherValues = values
         var counts = [Int](repeating: 0, count: 1 << 16)
-        for shift in Swift.stride(from: 0, to: 64, by: 16) {
+        for shift in Swift.stride(from: 0, to: 64, by: 16) where (used >> UInt64(shift)) & 0xFFFF != 0 {
             for k in 0 ..< counts.count { counts[k] = 0 }
             for key in keys { counts[Int(truncatingIfNeeded: key >> UInt64(shift)) & 0xFFFF] += 1 }
             var total = 0
@@ -85,12 +109,11 @@ struct NeighbourGrid: Sendable {
         SIMD3(Int64((p.x / cell).rounded(.down)), Int64((p.y / cell).rounded(.down)), Int64((p.z / cell).rounded(.down)))
     }
 
-    /// A hash of a cell's coordinates (cells of equal hash are told apart by distance).
+    /// A cell's key: the low 21 bits of its coordinates interleaved (`Morton`), so that
+    /// entries sorted by key keep neighbouring cells near each other in memory. Cells 2²¹ cells
+    /// apart on an axis share a key and a run, and are told apart by distance.
     private static func key(_ c: SIMD3<Int64>) -> UInt64 {
-        var h = UInt64(bitPattern: c.x) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ UInt64(bitPattern: c.y)) &* 0xC2B2_AE3D_27D4_EB4F
-        h = (h ^ UInt64(bitPattern: c.z)) &* 0x1656_67B1_9E37_79F9
-        return h ^ (h >> 29)
+        Morton.spread(UInt64(bitPattern: c.x)) | Morton.spread(UInt64(bitPattern: c.y)) << 1 | Morton.spread(UInt64(bitPattern: c.z)) << 2
     }
 
     /// The 27 cells around a cell, itself first.
@@ -123,8 +146,8 @@ struct NeighbourGrid: Sendable {
             func consider(_ at: Int) {
                 let entry = entries[at]
                 guard entry.frame != excluded else { return }
-                let d = entry.point - p
-                let distance = (d * d).sum()
+                let dx = entry.x - p.x, dy = entry.y - p.y, dz = entry.z - p.z
+                let distance = dx * dx + dy * dy + dz * dz
                 if distance < bound || (distance == bound && found.map { (entry.frame, entry.index) < $0 } == true) {
                     bound = distance
                     found = (entry.frame, entry.index)
@@ -136,7 +159,7 @@ struct NeighbourGrid: Sendable {
                 var gap = SIMD3<Double>.zero
                 for axis in 0 ..< 3 where neighbour[axis] != 0 { gap[axis] = neighbour[axis] < 0 ? below[axis] : above[axis] }
                 guard (gap * gap).sum() <= bound else { continue }
-                guard let run = cells[Self.key(centre &+ neighbour)] else { continue }
+                guard let run = cells[Self.key(centre &+ neighbour &- origin)] else { continue }
                 for at in run.lower ..< run.middle { consider(at) }
                 // The first of the other frames' entries at or past `lower`.
                 var (low, high) = (run.middle, run.upper)
@@ -155,11 +178,13 @@ struct NeighbourGrid: Sendable {
     }
 }
 
-/// The cells' runs by their hash: open addressing with linear probing in a power-of-two table at
-/// most a quarter full, each slot holding its key beside the run's place, so that a look-up of
-/// an empty cell (most of the 27 around a point on a surface) reads one slot. The keys are mixed
-/// hashes already, so their low bits pick the slot (a `Dictionary` hashes them again, and its
-/// look-ups were a third of a search's time).
+/// The cells' runs by their key: open addressing with linear probing in a power-of-two table at
+/// most a quarter full, each slot holding its key beside its run, so that a look-up reads one
+/// slot (an empty cell's, most of the 27 around a point on a surface, too). A `Dictionary` was
+/// slower (its look-ups were a third of a search's time), and so was a slot that pointed to the
+/// run in a second array (a second cache miss for every cell read). The search is bound by such
+/// misses, not by arithmetic: the slots of neighbouring cells lie together (`start`), and so do
+/// their entries (the keys are Morton codes).
 private struct CellTable: Sendable {
     /// A cell's entries: its keyframes' in `lower ..< middle`, the others' in `middle ..< upper`.
     struct Run: Sendable {
@@ -167,31 +192,44 @@ private struct CellTable: Sendable {
         var lower: Int, middle: Int, upper: Int
     }
 
-    private let runs: [Run]
-    /// Each slot's key and its index in `runs` plus one; 0: an empty slot.
-    private let slots: [(key: UInt64, run: Int)]
+    /// A slot: a run's key and its bounds (32-bit, so that a slot takes 24 bytes); `upper` 0: empty.
+    private struct Slot {
+        var key: UInt64 = 0
+        var lower: UInt32 = 0, middle: UInt32 = 0, upper: UInt32 = 0
+    }
+
+    private let slots: [Slot]
     private let mask: Int
 
-    /// The table of `runs` (distinct keys).
+    /// The slot a key's probe starts at: a 4 × 4 × 4 block of cells hashed, and the cell's place
+    /// in it (the key's low six bits), so that the cells around a point mostly lie in a few
+    /// stretches of 64 slots.
+    private static func start(_ key: UInt64, _ mask: Int) -> Int {
+        var h = (key >> 6) &* 0x9E37_79B9_7F4A_7C15
+        h ^= h >> 29
+        return Int(truncatingIfNeeded: h &* 64 &+ (key & 63)) & mask
+    }
+
+    /// The table of `runs` (distinct keys, bounds below 2³²).
     init(_ runs: [Run]) {
-        var size = 16
+        var size = 64
         while size < 4 * runs.count { size *= 2 }
         mask = size - 1
-        var slots = [(key: UInt64, run: Int)](repeating: (0, 0), count: size)
-        for (n, run) in runs.enumerated() {
-            var slot = Int(truncatingIfNeeded: run.key) & mask
-            while slots[slot].run != 0 { slot = (slot + 1) & mask }
-            slots[slot] = (run.key, n + 1)
+        var slots = [Slot](repeating: Slot(), count: size)
+        for run in runs {
+            var slot = Self.start(run.key, mask)
+            while slots[slot].upper != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Slot(key: run.key, lower: UInt32(run.lower), middle: UInt32(run.middle), upper: UInt32(run.upper))
         }
-        self.runs = runs
         self.slots = slots
     }
 
     subscript(key: UInt64) -> Run? {
         slots.withUnsafeBufferPointer { slots in
-            var slot = Int(truncatingIfNeeded: key) & mask
-            while slots[slot].run != 0 {
-                if slots[slot].key == key { return runs[slots[slot].run - 1] }
+            var slot = Self.start(key, mask)
+            while slots[slot].upper != 0 {
+                let found = slots[slot]
+                if found.key == key { return Run(key: key, lower: Int(found.lower), middle: Int(found.middle), upper: Int(found.upper)) }
                 slot = (slot + 1) & mask
             }
             return nil

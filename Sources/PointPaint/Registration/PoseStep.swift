@@ -79,23 +79,49 @@ enum PoseStep {
     }
 }
 
-/// A 6 × 6 block of the normal equations, a row a SIMD vector (the last two lanes unused).
+/// A 6 × 6 block of the normal equations, a row a SIMD vector (the last two lanes unused), held
+/// inline (an array of rows made every block a heap allocation, and the conjugate-gradient solve
+/// of 300 frames spent most of its time reaching through them).
 struct Matrix6: Sendable {
-    var rows = [SIMD8<Double>](repeating: .zero, count: 6)
+    /// The six rows, by index.
+    struct Rows: Sendable {
+        private var storage: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Double>, SIMD8<Double>) =
+            (.zero, .zero, .zero, .zero, .zero, .zero)
+
+        subscript(r: Int) -> SIMD8<Double> {
+            get {
+                precondition(r >= 0 && r < 6, "Matrix6 row \(r)")
+                return withUnsafeBytes(of: storage) { $0.load(fromByteOffset: r * MemoryLayout<SIMD8<Double>>.stride, as: SIMD8<Double>.self) }
+            }
+            set {
+                precondition(r >= 0 && r < 6, "Matrix6 row \(r)")
+                withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: r * MemoryLayout<SIMD8<Double>>.stride, as: SIMD8<Double>.self) }
+            }
+        }
+    }
+
+    var rows = Rows()
 
     subscript(r: Int) -> SIMD8<Double> { rows[r] }
 
     /// Adds w · a · bᵀ.
     mutating func addOuter(_ a: SIMD8<Double>, _ b: SIMD8<Double>, weight w: Double) {
         let wb = w * b
-        rows.withUnsafeMutableBufferPointer { m in
-            for r in 0 ..< 6 { m[r] += a[r] * wb }
-        }
+        for r in 0 ..< 6 { rows[r] += a[r] * wb }
     }
 
     /// Adds `scale` times `other`.
     mutating func add(_ other: Matrix6, scale: Double = 1) {
         for r in 0 ..< 6 { rows[r] += scale * other.rows[r] }
+    }
+
+    /// The transpose.
+    var transposed: Matrix6 {
+        var t = Matrix6()
+        for r in 0 ..< 6 {
+            for c in 0 ..< 6 { t.rows[c][r] = rows[r][c] }
+        }
+        return t
     }
 
     /// This matrix times `x`.

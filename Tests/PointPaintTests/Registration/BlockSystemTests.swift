@@ -41,6 +41,30 @@ import Testing
         }
     }
 
+    @Test func aLongChainIsSolvedAlikeOnAnyThreadCount() throws {
+        // 300 poses, each coupled with the next (a sliding window), the answer known.
+        let n = 300
+        let x = (0 ..< n).map { k in SIMD8<Double>((0 ..< 6).map { sin(Double(k * 6 + $0)) } + [0, 0]) }
+        var cross = Matrix6()
+        for r in 0 ..< 6 { for c in 0 ..< 6 { cross.rows[r][c] = 0.2 * cos(Double(r + 2 * c)) } }
+        let diagonal = (0 ..< n).map { Self.block(4 + Double($0 % 3), Double($0)) }
+        var hx = (0 ..< n).map { diagonal[$0].times(x[$0]) }
+        for k in 0 ..< n - 1 {
+            hx[k] += cross.times(x[k + 1])
+            hx[k + 1] += cross.transposed.times(x[k])
+        }
+        var system = BlockSystem(count: n)
+        for k in 0 ..< n {
+            system.add(NormalBlock(hessian: diagonal[k], gradient: .zero), at: k)
+            system.addDiagonal(0, right: -hx[k], at: k)
+        }
+        for k in 0 ..< n - 1 { system.addCross(cross, at: k, k + 1) }
+        let one = try #require(system.solve(threads: 1)), three = try #require(system.solve(threads: 3))
+        #expect(one == three)
+        let worst = zip(one, x).map { (($0 - $1) * ($0 - $1)).max() }.max() ?? .infinity
+        #expect(worst < 1e-18)
+    }
+
     @Test func aBlockThatIsNotPositiveDefiniteIsNoSolution() {
         var system = BlockSystem(count: 2)
         system.add(NormalBlock(hessian: Self.block(1, 0), gradient: .zero), at: 0)
