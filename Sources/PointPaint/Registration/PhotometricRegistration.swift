@@ -157,11 +157,16 @@ extension PhotometricRegistration {
         let origin: SIMD3<Double>
         /// Each frame's start pose and its current pose, camera to the cloud's measured space.
         let starts: [Matrix4x4]
-        var poses: [Matrix4x4]
+        private(set) var poses: [Matrix4x4]
         /// The point rotations turn about (the mean camera centre).
         let centre: SIMD3<Double>
         /// Each frame's Levenberg–Marquardt damping, relative to its normal equations' diagonal.
         var damping: [Double]
+        /// Each frame's luma samples of its points (NaN where a point leaves the image) with its
+        /// current pose, and the level: the proxies of the next round, or the residuals, come
+        /// from them, not from another pass over the frames (a step's accepted trial sampled its
+        /// new pose already).
+        private var sampled: (level: Int, values: [[Double]])?
 
         init(frames: [FrameData], points: [SIMD3<Double>], anchor: Int, threads: Int, stiffness: Stiffness?,
              origin: SIMD3<Double> = .zero) {
@@ -195,19 +200,33 @@ extension PhotometricRegistration {
             return frame.slots.map { slot in
                 let c = inverse.transformPoint(points[Int(slot)])
                 guard c.z < -1e-6 else { return nil }
-                let d = -c.z
-                guard let s = frame.pyramid.sample(level: level, u: f.fx * c.x / d + f.cx, v: f.fy * -c.y / d + f.cy, gradient: gradient) else { return nil }
+                let inverseDepth = -1 / c.z
+                guard let s = frame.pyramid.sample(level: level, u: f.fx * c.x * inverseDepth + f.cx, v: f.fy * -c.y * inverseDepth + f.cy,
+                                                   gradient: gradient) else { return nil }
                 return (s.value, s.du, s.dv, c)
             }
         }
 
-        /// Every point's mean luma over the frames that sample it on `level`, and how many do.
-        func proxies(level: Int) -> (mean: [Double], count: [Int32]) {
-            let all = PoseStep.inOrder(count: frames.count, threads: threads) { k in samples(k, pose: poses[k], level: level).map { $0?.value } }
+        /// Frame `k`'s luma samples of its points with `pose` on `level`, NaN where none.
+        func values(_ k: Int, pose: Matrix4x4, level: Int) -> [Double] {
+            samples(k, pose: pose, level: level).map { $0?.value ?? .nan }
+        }
+
+        /// Every frame's samples with its current pose on `level` (`sampled`, or a pass over them).
+        mutating func values(level: Int) -> [[Double]] {
+            if let sampled, sampled.level == level { return sampled.values }
+            let problem = self
+            let values = PoseStep.inOrder(count: frames.count, threads: threads) { k in problem.values(k, pose: problem.poses[k], level: level) }
+            sampled = (level, values)
+            return values
+        }
+
+        /// Every point's mean luma over the frames that sample it (`values`, each frame's), and
+        /// how many do.
+        func proxies(_ values: [[Double]]) -> (mean: [Double], count: [Int32]) {
             var sum = [Double](repeating: 0, count: points.count), count = [Int32](repeating: 0, count: points.count)
-            for (k, values) in all.enumerated() {
-                for (slot, value) in zip(frames[k].slots, values) {
-                    guard let value else { continue }
+            for (k, values) in values.enumerated() {
+                for (slot, value) in zip(frames[k].slots, values) where !value.isNaN {
                     sum[Int(slot)] += value
                     count[Int(slot)] += 1
                 }
@@ -217,20 +236,21 @@ extension PhotometricRegistration {
 
         /// Each frame's sum of squared luma residuals against the proxies on `level` (0…1 units),
         /// and their count, over points at least two frames sample.
-        func residuals(level: Int) -> [(sum: Double, count: Int)] {
-            let proxies = proxies(level: level)
-            return PoseStep.inOrder(count: frames.count, threads: threads) { k in
-                let cost = cost(k, pose: poses[k], level: level, proxies: proxies)
+        mutating func residuals(level: Int) -> [(sum: Double, count: Int)] {
+            let values = values(level: level)
+            let proxies = proxies(values)
+            return values.indices.map { k in
+                let cost = cost(k, values: values[k], proxies: proxies)
                 return (cost.squares, cost.count)
             }
         }
 
-        /// Frame `k`'s Huber cost, plain sum of squares and count with `pose`.
-        func cost(_ k: Int, pose: Matrix4x4, level: Int, proxies: (mean: [Double], count: [Int32])) -> (huber: Double, squares: Double, count: Int) {
+        /// Frame `k`'s Huber cost, plain sum of squares and count, of its samples `values`.
+        func cost(_ k: Int, values: [Double], proxies: (mean: [Double], count: [Int32])) -> (huber: Double, squares: Double, count: Int) {
             var huber = 0.0, squares = 0.0, count = 0
-            for (slot, sample) in zip(frames[k].slots, samples(k, pose: pose, level: level)) {
-                guard let sample, proxies.count[Int(slot)] >= 2 else { continue }
-                let r = sample.value - proxies.mean[Int(slot)]
+            for (slot, value) in zip(frames[k].slots, values) {
+                guard !value.isNaN, proxies.count[Int(slot)] >= 2 else { continue }
+                let r = value - proxies.mean[Int(slot)]
                 squares += r * r
                 huber += PhotometricRegistration.loss(r).cost
                 count += 1
@@ -241,7 +261,8 @@ extension PhotometricRegistration {
         /// One round on `level`: the proxies, then one damped Gauss–Newton step a frame (the
         /// anchor's held). Returns the fraction of the frames' total cost its steps took away.
         mutating func round(level: Int) -> Double {
-            let proxies = proxies(level: level)
+            var values = values(level: level)
+            let proxies = proxies(values)
             let problem = self
             let steps = PoseStep.inOrder(count: frames.count, threads: threads) { k -> Step? in
                 k == problem.anchor ? nil : problem.step(k, level: level, proxies: proxies)
@@ -253,15 +274,17 @@ extension PhotometricRegistration {
                 guard let accepted = step.accepted else { continue }
                 poses[k] = accepted.pose
                 damping[k] = accepted.damping
+                values[k] = accepted.values
                 lowered += step.current - accepted.cost
             }
+            sampled = (level, values)
             return total > 0 ? lowered / total : 0
         }
 
         /// A frame's step: its cost at its pose, and the step taken, when one lowered it.
         struct Step: Sendable {
             var current: Double
-            var accepted: (pose: Matrix4x4, damping: Double, cost: Double)?
+            var accepted: (pose: Matrix4x4, damping: Double, cost: Double, values: [Double])?
         }
 
         /// Frame `k`'s damped Gauss–Newton step against `proxies`: its cost now and, when a step
@@ -277,10 +300,11 @@ extension PhotometricRegistration {
                 guard let s = sample, proxies.count[Int(slot)] >= 2 else { continue }
                 let r = s.value - proxies.mean[Int(slot)]
                 current += PhotometricRegistration.loss(r).cost
-                let c = s.camera, d = -c.z
+                let c = s.camera, e = -1 / c.z
                 // ∂r/∂(camera point), then to world space: n = R q. Moving the camera moves the
                 // point the other way in camera space: ∂r/∂(ω, v) = −(a × n, n), a = p − centre.
-                let q = SIMD3(s.du * f.fx / d, -s.dv * f.fy / d, s.du * f.fx * c.x / (d * d) - s.dv * f.fy * c.y / (d * d))
+                let gu = s.du * f.fx * e, gv = s.dv * f.fy * e
+                let q = SIMD3(gu, -gv, (gu * c.x - gv * c.y) * e)
                 let n4 = rotation.transform(SIMD4(q, 0)), n = SIMD3(n4.x, n4.y, n4.z)
                 let j = -PoseStep.jacobian(point: points[Int(slot)] - centre, direction: n) / sigma
                 let w = PhotometricRegistration.loss(r).weight
@@ -307,10 +331,11 @@ extension PhotometricRegistration {
                 if let delta = PoseStep.solve(h, (0 ..< 6).map { -block.gradient[$0] }, n: 6) {
                     let omega = SIMD3(delta[0], delta[1], delta[2]), v = SIMD3(delta[3], delta[4], delta[5])
                     let trial = PoseStep.apply(omega: omega, v: v, about: centre, to: pose)
-                    let cost = cost(k, pose: trial, level: level, proxies: proxies).huber / (sigma * sigma) + stiffnessCost(k, self.deviation(k, trial))
+                    let values = values(k, pose: trial, level: level)
+                    let cost = cost(k, values: values, proxies: proxies).huber / (sigma * sigma) + stiffnessCost(k, self.deviation(k, trial))
                         + priorCost(k, trial)
                     if cost < current {
-                        return Step(current: current, accepted: (trial, max(1e-6, lambda / 4), cost))
+                        return Step(current: current, accepted: (trial, max(1e-6, lambda / 4), cost, values))
                     }
                 }
                 lambda *= 8
