@@ -47,9 +47,8 @@ public enum WebExport {
         guard !octree.nodes.isEmpty else {
             throw PointPaintError(.missing, file: directory, "expected a cloud with at least one finite point to export, found none of \(cloud.count)")
         }
-        try checkDestination(directory)
+        try checkDestination(directory)  // which also finishes a replacement killed between its renames
         let trimmed = FilePaths.withoutTrailingSlash(directory)
-        recoverInterruptedSwap(trimmed)
         guard isPreviousExport(trimmed) else {
             return try AtomicFile.writeDirectory(to: trimmed) { try writeSite(cloud, octree: octree, into: $0, options: options) }
         }
