@@ -51,16 +51,23 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def exported_page(pointpaint_bin, cloud, site, browser, fragment):
-    """`cloud` exported to `site`, served, and opened at `#fragment` until its first complete
-    frame; yields that frame's status, and stops the server after."""
-    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+def served_page(site, browser, fragment=""):
+    """The exported `site` served, and opened at `#fragment` until its first complete frame;
+    yields that frame's status, and stops the server after."""
     server = Site(site)
     try:
-        browser.navigate(server.url + "#" + fragment)
+        browser.navigate(server.url + ("#" + fragment if fragment else ""))
         yield browser.wait_until_complete()
     finally:
         server.close()
+
+
+@contextlib.contextmanager
+def exported_page(pointpaint_bin, cloud, site, browser, fragment):
+    """`cloud` exported to `site`, then `served_page`."""
+    run(pointpaint_bin, "export-web", str(cloud), "-o", str(site))
+    with served_page(site, browser, fragment) as status:
+        yield status
 
 
 @pytest.fixture
@@ -93,14 +100,9 @@ def test_the_samples_page_matches_the_desktop_view(pointpaint_bin, repo_root, tm
     subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", pointpaint_bin, "view", sample, "--screenshot", str(desktop),
                     "--size", f"{WIDTH}x{HEIGHT}", "--yaw", "25", "--pitch", "15", "--strategy", "points", "--edl", "off"],
                    check=True, capture_output=True)
-    server = Site(site)
-    try:
-        browser.navigate(server.url + "#yaw=25&pitch=15&edl=off&ui=off")
-        status = browser.wait_until_complete()
-        page = tmp_path / "page.png"
+    page = tmp_path / "page.png"
+    with served_page(site, browser, "yaw=25&pitch=15&edl=off&ui=off") as status:
         browser.screenshot(page)
-    finally:
-        server.close()
     assert int(status["points"]) == exported, status
     assert "points drawn" in status["text"] and "nodes" in status["text"]
     assert status["colourSpace"] == "srgb", status  # the sample's colours all lie inside sRGB
@@ -242,16 +244,11 @@ def test_a_large_cloud_keeps_to_its_budget_and_streams_closer_nodes(pointpaint_b
     cloud, site = tmp_path / "box.ply", tmp_path / "site"
     big_cloud(cloud, 400_000)
     run(pointpaint_bin, "export-web", str(cloud), "-o", str(site), "--budget", "60000")
-    server = Site(site)
-    try:
-        browser.navigate(server.url + "#edl=on")
-        far = browser.wait_until_complete()
+    with served_page(site, browser, "edl=on") as far:
         assert 0 < int(far["points"]) <= 60000, far
         # Closer: into the box's face, where only finer nodes show enough detail.
         browser.evaluate("window.pointpaint.setView({distance: 0.6})")
         near = browser.wait_until_complete(after=int(far["frame"]))
-    finally:
-        server.close()
     assert 0 < int(near["points"]) <= 60000, near
     assert int(near["loaded"]) > int(far["loaded"]), (far, near)
 
@@ -263,13 +260,8 @@ def test_a_missing_node_is_reported_and_the_rest_drawn(pointpaint_bin, tmp_path,
     nodes = sorted((site / "cloud" / "nodes").glob("*.bin"), key=lambda p: int(p.stem))
     assert len(nodes) > 2
     nodes[1].unlink()
-    server = Site(site)
-    try:
-        browser.navigate(server.url)
-        status = browser.wait_until_complete()
+    with served_page(site, browser) as status:
         message = browser.evaluate("document.getElementById('message').textContent")
-    finally:
-        server.close()
     assert int(status["points"]) > 0, status
     assert "node 1 could not be loaded" in message, message
 
