@@ -77,11 +77,11 @@ build_library() {
     for c in "Sources/$m/"*.c; do
       local o="$build/obj/$m-$(basename "$c" .c).o"
       objects+=("$o")
-      if ! up_to_date "$o" "Sources/$m"; then
+      if ! up_to_date "$o" "Sources/$m" Tests/Fuzz/coverage-ignorelist.txt; then
         echo "fuzz: compiling $c"
         # shellcheck disable=SC2086
         "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-          -fno-omit-frame-pointer -I "Sources/$m/include" $c_flags "$c" -o "$o"
+          -fsanitize-coverage-ignorelist="$root/Tests/Fuzz/coverage-ignorelist.txt" -fno-omit-frame-pointer -I "Sources/$m/include" $c_flags "$c" -o "$o"
       fi
     done
   done
