@@ -34,7 +34,7 @@
   }
 
   // ---- Options from the URL: the names and meanings of `pointpaint view`'s options. ----
-  const options = { yaw: null, pitch: null, distance: null, edl: true, size: 4, background: 'dark', budget: null, source: 'colour', ui: true, shape: 'round' };
+  const options = { yaw: null, pitch: null, distance: null, edl: true, size: 4, background: 'dark', budget: null, source: 'colour', ui: true, shape: 'round', raster: 'auto' };
   function readHash() {
     const p = new URLSearchParams(location.hash.replace(/^#/, ''));
     const number = (name) => (p.has(name) && isFinite(parseFloat(p.get(name))) ? parseFloat(p.get(name)) : null);
@@ -48,6 +48,7 @@
     if (p.has('color') && SOURCES.includes(p.get('color'))) options.source = p.get('color');
     if (p.has('ui')) options.ui = p.get('ui') !== 'off';
     if (p.has('shape') && ['round', 'square'].includes(p.get('shape'))) options.shape = p.get('shape');
+    options.raster = p.has('raster') && ['webgl', 'page'].includes(p.get('raster')) ? p.get('raster') : 'auto';
     document.getElementById('panel').hidden = !options.ui;
   }
   readHash();
@@ -200,11 +201,13 @@
       if (round && dot(d, d) > 0.25) discard;
       fragColor = vec4(vColor, 1.0);
     }`);
-  const edl = compile(`#version 300 es
+  // One triangle that covers the whole view, for the passes that read a picture pixel by pixel.
+  const WHOLE_VIEW = `#version 300 es
     void main() {
       vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0);
       gl_Position = vec4(p, 0.0, 1.0);
-    }`, `#version 300 es
+    }`;
+  const edl = compile(WHOLE_VIEW, `#version 300 es
     precision highp float;
     uniform sampler2D sceneColor;
     uniform highp sampler2D sceneDepth;
@@ -224,6 +227,13 @@
       float response = log2(product / (c2 * c2)) * 0.25;
       fragColor = vec4(texelFetch(sceneColor, p, 0).rgb * exp(-strength * response), 1.0);
     }`);
+
+  // The page's own rasteriser's picture onto the canvas as it is (eye-dome lighting off).
+  const copy = compile(WHOLE_VIEW, `#version 300 es
+    precision highp float;
+    uniform sampler2D sceneColor;
+    out vec4 fragColor;
+    void main() { fragColor = vec4(texelFetch(sceneColor, ivec2(gl_FragCoord.xy), 0).rgb, 1.0); }`);
 
   // The offscreen target eye-dome lighting reads: colour and depth textures the canvas's size.
   let target = null;
@@ -276,21 +286,27 @@
     const n = node.count, colours = meta.wideColour ? 6 : 3;
     const stride = 6 + colours + (meta.heat.views ? 1 : 0) + (meta.heat.spread ? 1 : 0);
     if (buffer.byteLength !== n * stride) throw new Error('expected ' + n * stride + ' bytes, found ' + buffer.byteLength);
-    const bytes = new Uint8Array(buffer);
-    node.positions = new Uint16Array(buffer, 0, 3 * n);  // kept for picking; colours live on the GPU only
+    node.bytes = new Uint8Array(buffer);
+    node.positions = new Uint16Array(buffer, 0, 3 * n);  // for picking and the page's own rasteriser
+    const heat = (6 + colours) * n;
+    node.colourOffset = (displayP3 ? 9 : 6) * n;
+    node.heatOffsets = { views: meta.heat.views ? heat : -1, spread: meta.heat.spread ? heat + (meta.heat.views ? n : 0) : -1 };
+    node.state = 'loaded';
+  }
+
+  // A loaded node's vertex array, made the first time WebGL draws it.
+  function vertexArray(node) {
+    if (node.vao) return node.vao;
     node.vao = gl.createVertexArray();
     gl.bindVertexArray(node.vao);
     node.buffer = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, node.buffer);
-    gl.bufferData(gl.ARRAY_BUFFER, bytes, gl.STATIC_DRAW);
+    gl.bufferData(gl.ARRAY_BUFFER, node.bytes, gl.STATIC_DRAW);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 3, gl.UNSIGNED_SHORT, false, 6, 0);
     gl.enableVertexAttribArray(1);
-    gl.vertexAttribPointer(1, 3, gl.UNSIGNED_BYTE, true, 3, (displayP3 ? 9 : 6) * n);
-    const heat = (6 + colours) * n;
-    node.heatOffsets = { views: meta.heat.views ? heat : -1, spread: meta.heat.spread ? heat + (meta.heat.views ? n : 0) : -1 };
-    gl.bindVertexArray(null);
-    node.state = 'loaded';
+    gl.vertexAttribPointer(1, 3, gl.UNSIGNED_BYTE, true, 3, node.colourOffset);
+    return node.vao;
   }
 
   // ---- Level of detail: PointOctree.select, with the nodes not loaded yet asked for. ----
@@ -402,6 +418,148 @@
     return { drawn, total: drawn.reduce((s, d) => s + d.count, 0), limited, waiting };
   }
 
+  // ---- The page's own point rasteriser. Where WebGL is itself drawn on the CPU (SwiftShader,
+  // llvmpipe: a machine or a browser without a GPU), setting up each GL point costs more than the
+  // whole of projecting and writing it here: the page then projects its points in JavaScript into
+  // a colour and a depth buffer, with the same rules as the points shader and GL's point
+  // rasterisation (a square of the point's size around its centre, the pixels whose centres fall
+  // inside it, round points cut to the inscribed disc, the nearest depth kept), and hands both to
+  // WebGL as textures for eye-dome lighting or a plain copy. With a GPU, WebGL draws the points. ----
+  function softwareWebGL() {
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  }
+  const webglIsSoftware = softwareWebGL();
+  function pageRasterises() { return options.raster === 'page' || (options.raster === 'auto' && webglIsSoftware); }
+
+  let scene = null;
+  function sceneBuffers() {
+    const width = canvas.width, height = canvas.height;
+    if (scene && scene.width === width && scene.height === height) return scene;
+    if (scene) { gl.deleteTexture(scene.colourTexture); gl.deleteTexture(scene.depthTexture); }
+    const texture = (internal, format, type) => {
+      const t = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, t);
+      gl.texImage2D(gl.TEXTURE_2D, 0, internal, width, height, 0, format, type, null);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      return t;
+    };
+    const colour = new Uint32Array(width * height);
+    scene = {
+      width, height, colour, bytes: new Uint8Array(colour.buffer), depth: new Float32Array(width * height),
+      colourTexture: texture(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE), depthTexture: texture(gl.R32F, gl.RED, gl.FLOAT),
+    };
+    return scene;
+  }
+  // 8-bit RGBA of `rgb` (0…1, the canvas's colour space) as one little-endian word, as GL stores
+  // a fragment's colour: each channel rounded to the nearest level.
+  const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+  function packed(r, g, b) {
+    const c = [r, g, b].map((v) => Math.round(Math.min(Math.max(v, 0), 1) * 255));
+    return littleEndian ? ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0 : ((c[0] << 24) | (c[1] << 16) | (c[2] << 8) | 255) >>> 0;
+  }
+  // A node's colours as words, made once for each source and colour space.
+  function nodeColours(node, source) {
+    const key = source + (displayP3 ? '-p3' : '');
+    if (node.packed && node.packed.key === key) return node.packed.words;
+    const n = node.count, bytes = node.bytes, words = new Uint32Array(n);
+    if (source === 'colour') {
+      const at = node.colourOffset;
+      for (let i = 0; i < n; i++) {
+        const r = bytes[at + 3 * i], g = bytes[at + 3 * i + 1], b = bytes[at + 3 * i + 2];
+        words[i] = littleEndian ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+      }
+    } else {
+      // The shader's ramp: grey for a point no frame saw, else the stops mixed in the canvas's space.
+      const stops = HEAT_STOPS.map((stop) => canvasColour(stop.map((v) => v / 255)));
+      const table = new Uint32Array(256);
+      table[0] = packed(0.5, 0.5, 0.5);
+      for (let h = 1; h < 256; h++) {
+        const x = Math.min(Math.max((h - 1) / 254, 0), 1) * 3, i = Math.min(Math.floor(x), 2), f = x - i;
+        table[h] = packed(...[0, 1, 2].map((c) => stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f));
+      }
+      const at = node.heatOffsets[source];
+      for (let i = 0; i < n; i++) words[i] = table[bytes[at + i]];
+    }
+    node.packed = { key, words };
+    return words;
+  }
+  // The selection's points into the scene's buffers (window coordinates, the bottom row first,
+  // as GL's), then uploaded as the colour and depth textures eye-dome lighting reads.
+  function rasterise(selection, rotated, e, pixelScale, spacing, background, source) {
+    const s = sceneBuffers(), width = s.width, height = s.height, colour = s.colour, depth = s.depth;
+    colour.fill(packed(background[0], background[1], background[2]));
+    depth.fill(1);
+    const m = rotated, halfWidth = width / 2, halfHeight = height / 2, round = options.shape === 'round';
+    const pointSize = options.size;
+    for (const entry of selection.drawn) {
+      const node = nodes[entry.id], q = node.positions, words = nodeColours(node, source), count = entry.count;
+      // clip = rotated · (node's corner − eye + q · step, 1), as four affine rows of q.
+      const step = node.size / 65535, ox = node.origin[0] - e[0], oy = node.origin[1] - e[1], oz = node.origin[2] - e[2];
+      const xa = m[0] * step, xb = m[4] * step, xc = m[8] * step, xd = m[0] * ox + m[4] * oy + m[8] * oz + m[12];
+      const ya = m[1] * step, yb = m[5] * step, yc = m[9] * step, yd = m[1] * ox + m[5] * oy + m[9] * oz + m[13];
+      const za = m[2] * step, zb = m[6] * step, zc = m[10] * step, zd = m[2] * ox + m[6] * oy + m[10] * oz + m[14];
+      const wa = m[3] * step, wb = m[7] * step, wc = m[11] * step, wd = m[3] * ox + m[7] * oy + m[11] * oz + m[15];
+      const perUnit = spacing(node) * pixelScale;
+      for (let i = 0; i < count; i++) {
+        const qx = q[3 * i], qy = q[3 * i + 1], qz = q[3 * i + 2];
+        const cw = wa * qx + wb * qy + wc * qz + wd;
+        if (!(cw > 0)) continue;
+        const cz = za * qx + zb * qy + zc * qz + zd;
+        if (cz < -cw || cz > cw) continue;  // outside the near or far plane, as GL clips a point
+        const inverse = 1 / cw;
+        const x = ((xa * qx + xb * qy + xc * qz + xd) * inverse + 1) * halfWidth;
+        const y = ((ya * qx + yb * qy + yc * qz + yd) * inverse + 1) * halfHeight;
+        // A centre further outside the view than the largest point's half covers nothing.
+        if (!(x > -MAX_POINT_SIZE && x < width + MAX_POINT_SIZE && y > -MAX_POINT_SIZE && y < height + MAX_POINT_SIZE)) continue;
+        // The centre on a grid of 1/16 pixel, as GL rasterisers hold window coordinates
+        // (SwiftShader's 4 sub-pixel bits): which pixels a point covers then matches WebGL's.
+        const sx = Math.round(x * 16) / 16, sy = Math.round(y * 16) / 16;
+        const z = Math.fround(cz * inverse * 0.5 + 0.5);
+        let size = perUnit > 0 ? Math.max(pointSize, perUnit * inverse) : pointSize;
+        size = size < 1 ? 1 : size > MAX_POINT_SIZE ? MAX_POINT_SIZE : size;
+        const half = size / 2;
+        // Pixels whose centres (p + ½) lie in [x − half, x + half).
+        let x0 = Math.ceil(sx - half - 0.5), x1 = Math.ceil(sx + half - 0.5);
+        let y0 = Math.ceil(sy - half - 0.5), y1 = Math.ceil(sy + half - 0.5);
+        if (x0 < 0) x0 = 0;
+        if (y0 < 0) y0 = 0;
+        if (x1 > width) x1 = width;
+        if (y1 > height) y1 = height;
+        const word = words[i];
+        if (round) {
+          const limit = 0.25 * size * size;
+          for (let py = y0; py < y1; py++) {
+            const dy = py + 0.5 - sy, row = py * width;
+            for (let px = x0; px < x1; px++) {
+              const dx = px + 0.5 - sx;
+              if (dx * dx + dy * dy > limit) continue;
+              const k = row + px;
+              if (z < depth[k]) { depth[k] = z; colour[k] = word; }
+            }
+          }
+        } else {
+          for (let py = y0; py < y1; py++) {
+            const row = py * width;
+            for (let px = x0; px < x1; px++) {
+              const k = row + px;
+              if (z < depth[k]) { depth[k] = z; colour[k] = word; }
+            }
+          }
+        }
+      }
+    }
+    gl.bindTexture(gl.TEXTURE_2D, s.colourTexture);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, s.bytes);
+    if (options.edl) {
+      gl.bindTexture(gl.TEXTURE_2D, s.depthTexture);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RED, gl.FLOAT, depth);
+    }
+    return s;
+  }
+
   // ---- Drawing. ----
   let moving = false, pending = false, lastSelection = null, frames = 0;
   const onePixel = new Uint8Array(4);
@@ -457,57 +615,76 @@
     const drawnIds = new Set(selection.drawn.map((d) => d.id));
 
     const background = canvasColour(BACKGROUNDS[options.background]);
-    const edlOn = options.edl;
-    if (edlOn) gl.bindFramebuffer(gl.FRAMEBUFFER, ensureTarget().framebuffer);
-    else gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.viewport(0, 0, canvas.width, canvas.height);
-    gl.clearColor(background[0], background[1], background[2], 1);
-    gl.clearDepth(1);
-    gl.enable(gl.DEPTH_TEST);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
-    gl.useProgram(points.program);
-    const u = points.uniforms;
-    gl.uniformMatrix4fv(u.viewProjection, false, Float32Array.from(rotated));
-    gl.uniform1f(u.pointSize, options.size);
-    gl.uniform1f(u.pixelScale, pixelScale);
-    gl.uniform1f(u.maxPointSize, MAX_POINT_SIZE);
-    gl.uniform3fv(u.stops, Float32Array.from(HEAT_STOPS.flatMap((stop) => canvasColour(stop.map((v) => v / 255)))));
     const source = options.source === 'colour' || !meta.heat[options.source] ? 'colour' : options.source;
-    gl.uniform1i(u.source, source === 'colour' ? 0 : 1);
-    gl.uniform1i(u.round, options.shape === 'round' ? 1 : 0);
-    for (const entry of selection.drawn) {
-      const node = nodes[entry.id];
-      gl.bindVertexArray(node.vao);
-      if (source !== 'colour') {
-        gl.bindBuffer(gl.ARRAY_BUFFER, node.buffer);
-        gl.enableVertexAttribArray(2);
-        gl.vertexAttribPointer(2, 1, gl.UNSIGNED_BYTE, false, 1, node.heatOffsets[source]);
-      } else {
-        gl.disableVertexAttribArray(2);
-        gl.vertexAttrib1f(2, 0);
-      }
-      gl.uniform3f(u.nodeOffset, node.origin[0] - e[0], node.origin[1] - e[1], node.origin[2] - e[2]);
-      gl.uniform1f(u.nodeStep, node.size / 65535);
-      // A grid sample leaves gaps up to its spacing where a child is not drawn: discs of √2 of it.
-      const coarse = node.children.some((c) => c >= 0 && !drawnIds.has(c));
-      gl.uniform1f(u.spacing, coarse ? (node.size / (1 << meta.gridBits)) * Math.SQRT2 : 0);
-      gl.drawArrays(gl.POINTS, 0, entry.count);
-    }
-    gl.bindVertexArray(null);
-    if (edlOn) {
+    // A grid sample leaves gaps up to its spacing where a child is not drawn: discs of √2 of it.
+    const spacing = (node) => (node.children.some((c) => c >= 0 && !drawnIds.has(c)) ? (node.size / (1 << meta.gridBits)) * Math.SQRT2 : 0);
+    const onPage = pageRasterises();
+    let colourTexture, depthTexture;
+    if (onPage) {
+      const buffers = rasterise(selection, rotated, e, pixelScale, spacing, background, source);
+      colourTexture = buffers.colourTexture;
+      depthTexture = buffers.depthTexture;
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-      gl.disable(gl.DEPTH_TEST);
+      gl.viewport(0, 0, canvas.width, canvas.height);
+    } else {
+      if (options.edl) gl.bindFramebuffer(gl.FRAMEBUFFER, ensureTarget().framebuffer);
+      else gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.viewport(0, 0, canvas.width, canvas.height);
+      gl.clearColor(background[0], background[1], background[2], 1);
+      gl.clearDepth(1);
+      gl.enable(gl.DEPTH_TEST);
+      gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+      gl.useProgram(points.program);
+      const u = points.uniforms;
+      gl.uniformMatrix4fv(u.viewProjection, false, Float32Array.from(rotated));
+      gl.uniform1f(u.pointSize, options.size);
+      gl.uniform1f(u.pixelScale, pixelScale);
+      gl.uniform1f(u.maxPointSize, MAX_POINT_SIZE);
+      gl.uniform3fv(u.stops, Float32Array.from(HEAT_STOPS.flatMap((stop) => canvasColour(stop.map((v) => v / 255)))));
+      gl.uniform1i(u.source, source === 'colour' ? 0 : 1);
+      gl.uniform1i(u.round, options.shape === 'round' ? 1 : 0);
+      for (const entry of selection.drawn) {
+        const node = nodes[entry.id];
+        gl.bindVertexArray(vertexArray(node));
+        if (source !== 'colour') {
+          gl.bindBuffer(gl.ARRAY_BUFFER, node.buffer);
+          gl.enableVertexAttribArray(2);
+          gl.vertexAttribPointer(2, 1, gl.UNSIGNED_BYTE, false, 1, node.heatOffsets[source]);
+        } else {
+          gl.disableVertexAttribArray(2);
+          gl.vertexAttrib1f(2, 0);
+        }
+        gl.uniform3f(u.nodeOffset, node.origin[0] - e[0], node.origin[1] - e[1], node.origin[2] - e[2]);
+        gl.uniform1f(u.nodeStep, node.size / 65535);
+        gl.uniform1f(u.spacing, spacing(node));
+        gl.drawArrays(gl.POINTS, 0, entry.count);
+      }
+      gl.bindVertexArray(null);
+      if (options.edl) {
+        gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+        colourTexture = target.color;
+        depthTexture = target.depth;
+      }
+    }
+    gl.disable(gl.DEPTH_TEST);
+    if (options.edl) {
       gl.useProgram(edl.program);
       gl.activeTexture(gl.TEXTURE0);
-      gl.bindTexture(gl.TEXTURE_2D, target.color);
+      gl.bindTexture(gl.TEXTURE_2D, colourTexture);
       gl.activeTexture(gl.TEXTURE1);
-      gl.bindTexture(gl.TEXTURE_2D, target.depth);
+      gl.bindTexture(gl.TEXTURE_2D, depthTexture);
       gl.uniform1i(edl.uniforms.sceneColor, 0);
       gl.uniform1i(edl.uniforms.sceneDepth, 1);
       gl.uniform1f(edl.uniforms.farPlusNear, far + near);
       gl.uniform1f(edl.uniforms.farMinusNear, far - near);
       gl.uniform1f(edl.uniforms.strength, EDL_STRENGTH);
       gl.uniform2i(edl.uniforms.lastPixel, canvas.width - 1, canvas.height - 1);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    } else if (onPage) {
+      gl.useProgram(copy.program);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, colourTexture);
+      gl.uniform1i(copy.uniforms.sceneColor, 0);
       gl.drawArrays(gl.TRIANGLES, 0, 3);
     }
     // One pixel read back waits until the frame is drawn (gl.finish does not, in a browser whose
@@ -525,6 +702,7 @@
     statusLine.dataset.ms = ms.toFixed(1);
     statusLine.dataset.frame = String(++frames);
     statusLine.dataset.colourSpace = displayP3 ? 'display-p3' : 'srgb';
+    statusLine.dataset.raster = onPage ? 'page' : 'webgl';
   }
 
   // ---- Measuring: the drawn point nearest the click (within 8 pixels), twice. ----
@@ -666,6 +844,7 @@
     if (options.source !== 'colour') parts.push('color=' + options.source);
     if (options.budget) parts.push('budget=' + options.budget);
     if (!options.ui) parts.push('ui=off');
+    if (options.raster !== 'auto') parts.push('raster=' + options.raster);
     writingHash = true;
     history.replaceState(null, '', '#' + parts.join('&'));
     writingHash = false;

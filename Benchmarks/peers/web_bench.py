@@ -126,6 +126,31 @@ FLOOR = r"""
 """
 
 
+def time_page(url, run, floor):
+    """The page at `url` in headless Chromium: its first complete frame, then ten still frames;
+    with `floor`, SwiftShader's floor for as many points on a blank page after."""
+    page = chromium.Chromium(1280, 720, deadline=120)
+    try:
+        start = time.perf_counter()
+        page.navigate(url)
+        status = page.wait_until_complete()
+        first = time.perf_counter() - start
+        frames = []
+        for i in range(10):
+            page.evaluate(f"window.pointpaint.setView({{yaw: {25 + 0.01 * (i + 1)}}})")
+            status = page.wait_until_complete(after=int(status["frame"]))
+            frames.append(float(status["ms"]))
+        print(f"page run {run + 1} ({status['raster']} rasteriser): first complete frame {first:.2f} s ({status['text']}, "
+              f"{status['loaded']} nodes loaded); still frame draw {np.median(frames):.1f} ms median of 10 ({min(frames):.1f}-{max(frames):.1f})")
+        if floor:
+            page.navigate("about:blank")
+            times = page.evaluate(FLOOR.replace("COUNT", str(int(status["points"]))))
+            print(f"SwiftShader's floor: {status['points']} points in one draw, simplest shaders: "
+                  f"{np.median(times):.1f} ms median of {len(times)} ({min(times):.1f}-{max(times):.1f})")
+    finally:
+        page.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--points", type=int, default=20_000_000)
@@ -153,26 +178,9 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/" + ("#yaw=30&pitch=25&edl=on" if args.lattice else "#yaw=25&pitch=15")
     for run in range(args.runs):
-        page = chromium.Chromium(1280, 720, deadline=120)
-        try:
-            start = time.perf_counter()
-            page.navigate(url)
-            status = page.wait_until_complete()
-            first = time.perf_counter() - start
-            frames = []
-            for i in range(10):
-                page.evaluate(f"window.pointpaint.setView({{yaw: {25 + 0.01 * (i + 1)}}})")
-                status = page.wait_until_complete(after=int(status["frame"]))
-                frames.append(float(status["ms"]))
-            print(f"page run {run + 1}: first complete frame {first:.2f} s ({status['text']}, {status['loaded']} nodes loaded); "
-                  f"still frame draw {np.median(frames):.1f} ms median of 10 ({min(frames):.1f}-{max(frames):.1f})")
-            if args.lattice:
-                page.navigate("about:blank")
-                floor = page.evaluate(FLOOR.replace("COUNT", str(int(status["points"]))))
-                print(f"SwiftShader's floor: {status['points']} points in one draw, simplest shaders: "
-                      f"{np.median(floor):.1f} ms median of {len(floor)} ({min(floor):.1f}-{max(floor):.1f})")
-        finally:
-            page.close()
+        # The rasteriser the page picks here (its own, on SwiftShader), then WebGL's points.
+        for raster in ("auto", "webgl"):
+            time_page(url + ("" if raster == "auto" else "&raster=" + raster), run, floor=args.lattice and raster == "webgl")
         if args.lattice:
             out = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", args.viewer_benchmark, str(args.points), "10"],
                                  check=True, capture_output=True, text=True).stdout
