@@ -180,6 +180,22 @@ struct PointOctreeTests {
         }
     }
 
+    @Test("A build hands over every node once, parents first, with the points the finished tree gives it")
+    func finishedNodes() {
+        var handed: [(id: Int, node: PointOctree.Node)] = []
+        let octree = PointOctree(positions: Self.positions) { id, node in handed.append((id, node)) }
+        #expect(octree.nodes.contains { !$0.isLeaf } && octree.nodes.count > 2, "the cloud makes inner nodes")
+        #expect(handed.map(\.id).sorted() == Array(octree.nodes.indices))
+        var seen = Set<Int>()
+        for (id, node) in handed {
+            let parent = Int(octree.nodes[id].parent)
+            #expect(parent < 0 || seen.contains(parent), "node \(id) came before its parent \(parent)")
+            seen.insert(id)
+            #expect(node.points == octree.nodes[id].points && node.origin == octree.nodes[id].origin && node.size == octree.nodes[id].size)
+        }
+        #expect(octree.nodes.map(\.points) == PointOctree(positions: Self.positions).nodes.map(\.points))
+    }
+
     @Test("Growing records the changed slots; a rebuild when the cube grows says so")
     func changes() throws {
         var octree = PointOctree()

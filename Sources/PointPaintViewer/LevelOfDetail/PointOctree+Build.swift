@@ -87,15 +87,17 @@ extension PointOctree {
     ///
     /// Runs are found by galloping and the rest moved down in blocks, so a level whose cells
     /// hold many points each (the top levels of a large cloud, or of one with far outliers)
-    /// costs little more than moving its points.
+    /// costs little more than moving its points. Each node is handed to `finished` once its points
+    /// are set, before its children are built.
     /// - Complexity: O(points × levels below the node).
     static func buildSubtree(_ id: Int, range: Range<Int>, keys: UnsafeMutablePointer<UInt64>, order: UnsafeMutablePointer<UInt32>,
-                             nodes: inout [Node], cube: OctreeCube) {
+                             nodes: inout [Node], cube: OctreeCube, finished: (_ id: Int, _ node: Node) -> Void = { _, _ in }) {
         let level = nodes[id].level
         if range.count <= leafCapacity || level >= maximumLevel {
             nodes[id].points = Array(UnsafeBufferPointer(start: order + range.lowerBound, count: range.count))
             nodes[id].isLeaf = true
             nodes[id].cells = nil
+            finished(id, nodes[id])
             return
         }
         // One point of each cell stays here; the rest move down, in order, to the front.
@@ -115,6 +117,7 @@ extension PointOctree {
         nodes[id].points = kept
         nodes[id].isLeaf = false
         nodes[id].cells = nil
+        finished(id, nodes[id])
         let childShift = UInt64(3 * (OctreeCube.bitsPerAxis - level - 1))
         let prefix = nodes[id].prefix
         var start = range.lowerBound
@@ -124,7 +127,7 @@ extension PointOctree {
             let child = nodes.count
             nodes.append(Node(level: level + 1, prefix: prefix << 3 | UInt64(octant), parent: id, cube: cube))
             nodes[id].children[octant] = Int32(child)
-            buildSubtree(child, range: start ..< end, keys: keys, order: order, nodes: &nodes, cube: cube)
+            buildSubtree(child, range: start ..< end, keys: keys, order: order, nodes: &nodes, cube: cube, finished: finished)
             start = end
         }
     }

@@ -100,8 +100,17 @@ public struct PointOctree: Sendable {
         rebuild(positions: positions, count: positions.count)
     }
 
-    /// Replaces the tree with the octree of the first `count` of `positions`.
-    mutating func rebuild(positions: [SIMD3<Float>], count: Int) {
+    /// The octree of `positions`, as `init(positions:)`, handing each node to `finished` (its
+    /// index and itself) on the calling thread as soon as its points are final, before its
+    /// children are built (its `children` are not set yet): what stores the nodes can do so while
+    /// the rest of the tree is built.
+    public init(positions: [SIMD3<Float>], finished: (_ id: Int, _ node: Node) -> Void) {
+        rebuild(positions: positions, count: positions.count, finished: finished)
+    }
+
+    /// Replaces the tree with the octree of the first `count` of `positions`; `finished` as in
+    /// `init(positions:finished:)`.
+    mutating func rebuild(positions: [SIMD3<Float>], count: Int, finished: (_ id: Int, _ node: Node) -> Void = { _, _ in }) {
         var (cube, bounds, keys, order) = Self.sortedKeys(positions, count: count)
         self.cube = cube
         self.bounds = bounds
@@ -116,7 +125,8 @@ public struct PointOctree: Sendable {
         nodes.append(Node(level: 0, prefix: 0, parent: -1, cube: cube))
         keys.withUnsafeMutableBufferPointer { k in
             order.withUnsafeMutableBufferPointer { o in
-                Self.buildSubtree(0, range: 0 ..< k.count, keys: k.baseAddress!, order: o.baseAddress!, nodes: &nodes, cube: cube)
+                Self.buildSubtree(0, range: 0 ..< k.count, keys: k.baseAddress!, order: o.baseAddress!, nodes: &nodes, cube: cube,
+                                  finished: finished)
             }
         }
         if tracking { trackLocations(count: count) }

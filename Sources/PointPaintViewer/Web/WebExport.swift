@@ -43,14 +43,13 @@ public enum WebExport {
     /// - Throws: `.malformed` when `directory` is a file or a folder holding anything but a
     ///   previous export; `.missing` when the cloud has no finite point; write errors.
     public static func write(_ cloud: VoxelCloud, to directory: String, options: Options) throws -> Summary {
-        let octree = PointOctree(positions: cloud.positions)
-        guard !octree.nodes.isEmpty else {
+        guard cloud.positions.contains(where: \.hasFiniteCoordinates) else {
             throw PointPaintError(.missing, file: directory, "expected a cloud with at least one finite point to export, found none of \(cloud.count)")
         }
         try checkDestination(directory)  // which also finishes a replacement killed between its renames
         let trimmed = FilePaths.withoutTrailingSlash(directory)
         guard isPreviousExport(trimmed) else {
-            return try AtomicFile.writeDirectory(to: trimmed) { try writeSite(cloud, octree: octree, into: $0, options: options) }
+            return try AtomicFile.writeDirectory(to: trimmed) { try writeSite(cloud, into: $0, options: options) }
         }
         // Beside the old site, then swapped in by two renames: a reader finds the old site or the
         // new one (or, for the instant between the renames, none), never a half-written one.
@@ -58,7 +57,7 @@ public enum WebExport {
         let parent = url.deletingLastPathComponent().path, name = url.lastPathComponent
         let tag = "\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let fresh = parent + "/." + name + ".new-" + tag, old = parent + "/." + name + ".old-" + tag
-        let summary = try AtomicFile.writeDirectory(to: fresh) { try writeSite(cloud, octree: octree, into: $0, options: options) }
+        let summary = try AtomicFile.writeDirectory(to: fresh) { try writeSite(cloud, into: $0, options: options) }
         guard rename(trimmed, old) == 0 else {
             try? FileManager.default.removeItem(atPath: fresh)
             throw PointPaintError.system("cannot move the previous export aside", file: directory)
@@ -124,44 +123,30 @@ public enum WebExport {
         return object["generator"] as? String == generator
     }
 
-    /// The site's files in the folder `root`.
-    static func writeSite(_ cloud: VoxelCloud, octree: PointOctree, into root: String, options: Options) throws -> Summary {
+    /// The site's files in the folder `root`: the octree is built here, and its nodes are written
+    /// as they are finished (`WebNodeFiles`), while the rest of the tree is built.
+    static func writeSite(_ cloud: VoxelCloud, into root: String, options: Options) throws -> Summary {
         let fileManager = FileManager.default
         try fileManager.createDirectory(atPath: root + "/cloud/nodes", withIntermediateDirectories: true)
         for (name, text) in EmbeddedWeb.sources.sorted(by: { $0.key < $1.key }) {
             let page = name == "index.html" ? text.replacingOccurrences(of: "{{TITLE}}", with: htmlEscaped(options.title)) : text
             try writeFile(Data(page.utf8), to: root + "/" + name)
         }
-        let layers = WebNodeFile.Layers(cloud: cloud)
-        // The node files on every core, a run of nodes each (each file is its own, so the site is
-        // the same whatever the count); the first error of the first run that failed is thrown.
-        let count = octree.nodes.count
-        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / 8))
-        var sizes = [Int](repeating: 0, count: count)
-        var failures = [PointPaintError?](repeating: nil, count: bands)
-        sizes.withUnsafeMutableBufferPointer { sizes in
-            failures.withUnsafeMutableBufferPointer { failures in
-                let sizesOut = SendablePointer(sizes.baseAddress!), failuresOut = SendablePointer(failures.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    for id in count * band / bands ..< count * (band + 1) / bands {
-                        let data = WebNodeFile.encode(octree.nodes[id], of: cloud, layers: layers)
-                        do {
-                            try writeFile(data, to: root + "/cloud/nodes/\(id).bin")
-                        } catch {
-                            failuresOut.base[band] = error as? PointPaintError
-                                ?? PointPaintError(.malformed, file: root, "cannot write node \(id): \(error)")
-                            return
-                        }
-                        sizesOut.base[id] = data.count
-                    }
-                }
-            }
+        // What the node files and metadata.json need besides the octree, a pass or two over the
+        // cloud each: worked out on another core while this one sorts the points for the tree.
+        let described = BackgroundValue { (WebNodeFile.Layers(cloud: cloud), SceneFraming(cloud: cloud)) }
+        var files: WebNodeFiles?
+        let octree = PointOctree(positions: cloud.positions) { id, node in
+            if files == nil { files = WebNodeFiles(cloud: cloud, layers: described.value.0, folder: root + "/cloud/nodes") }
+            files?.add(id, node)
         }
-        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
-        let nodeBytes = sizes.reduce(0, +)
+        let (layers, framing) = described.value
+        guard let sizes = try files?.finish() else {
+            throw PointPaintError(.missing, file: root, "expected a cloud with at least one finite point to export, found none of \(cloud.count)")
+        }
         try writeFile(NodeRecord.table(octree), to: root + "/cloud/hierarchy.bin")
-        try writeFile(metadata(cloud, octree: octree, layers: layers, options: options), to: root + "/cloud/metadata.json")
-        return Summary(points: octree.pointCount, nodes: octree.nodes.count, nodeBytes: nodeBytes)
+        try writeFile(metadata(cloud, octree: octree, layers: layers, framing: framing, options: options), to: root + "/cloud/metadata.json")
+        return Summary(points: octree.pointCount, nodes: octree.nodes.count, nodeBytes: sizes.values.reduce(0, +))
     }
 
     /// `data` as the new file `path`, inside the folder being written (renamed into place once
@@ -174,8 +159,8 @@ public enum WebExport {
     }
 
     /// `metadata.json`.
-    static func metadata(_ cloud: VoxelCloud, octree: PointOctree, layers: WebNodeFile.Layers, options: Options) throws -> Data {
-        let framing = SceneFraming(cloud: cloud)
+    static func metadata(_ cloud: VoxelCloud, octree: PointOctree, layers: WebNodeFile.Layers, framing: SceneFraming,
+                         options: Options) throws -> Data {
         let view = framing.suggestedView
         func vector(_ v: SIMD3<Float>) -> [Double] { [Double(v.x), Double(v.y), Double(v.z)] }
         let object: [String: Any] = [
