@@ -1,7 +1,7 @@
 // The viewer's frame time, beside `peers/cubes.c` (plain C + OpenGL drawing the same scene):
 // `peers/viewer_bench.sh` builds both and runs them in turn under Xvfb.
 //
-//   ViewerBenchmark VOXELS [FRAMES] [--edl off] [--points-per-pixel P|inf] [--png STILL.png]
+//   ViewerBenchmark VOXELS [FRAMES] [--edl off] [--points-per-pixel P|inf] [--png STILL.png] [--ply CLOUD.ply]
 //
 // Draws a lattice of VOXELS cubes offscreen at 1280×720 through the viewer's own renderer
 // (`OffscreenRenderer`, the shaded strategy, eye-dome lighting as the viewer has it by default)
@@ -14,7 +14,8 @@
 // are timed separately, and so is the octree's build (inside the renderer's creation) and the
 // first frame (which uploads the nodes it draws). `--points-per-pixel` sets the level of detail's
 // cap a pixel (`ViewerOptions.pointsPerPixel`; `inf`: the budget alone), `--png` writes the last
-// still frame, to compare pictures drawn under different caps.
+// still frame, to compare pictures drawn under different caps. `--ply` draws that cloud instead of
+// the lattice (VOXELS is then ignored but for the report), read before the timing starts.
 import Foundation
 import PointPaint
 import PointPaintViewer
@@ -59,17 +60,18 @@ var options = ViewerOptions()
 if let edl = option("--edl") { options.eyeDomeLighting = edl != "off" }
 if let perPixel = option("--points-per-pixel") { options.pointsPerPixel = Double(perPixel) ?? .infinity }
 let png = option("--png")
+let ply = option("--ply")
 guard let voxels = arguments.first.flatMap({ Int($0) }), voxels >= 1,
       let frames = arguments.dropFirst().first.map({ Int($0) }) ?? 20, frames >= 1
 else {
-    FileHandle.standardError.write(Data("usage: ViewerBenchmark VOXELS [FRAMES] [--edl off] [--points-per-pixel P|inf] [--png STILL.png]   (both at least 1; needs a display: xvfb-run)\n".utf8))
+    FileHandle.standardError.write(Data("usage: ViewerBenchmark VOXELS [FRAMES] [--edl off] [--points-per-pixel P|inf] [--png STILL.png] [--ply CLOUD.ply]   (both at least 1; needs a display: xvfb-run)\n".utf8))
     exit(2)
 }
 
 options.yaw = 30
 options.pitch = 25
 do {
-    let cloud = lattice(count: voxels)
+    let cloud = try ply.map { try PLYReader.readCloud(path: $0) } ?? lattice(count: voxels)
     var start = DispatchTime.now().uptimeNanoseconds
     let renderer = try OffscreenRenderer(cloud: cloud, options: options)
     defer { renderer.close() }
