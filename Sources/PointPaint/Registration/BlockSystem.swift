@@ -74,16 +74,10 @@ struct BlockSystem {
         // The blocks in one array, row after row, each as its columns (a block times a vector is
         // then six multiply-adds of whole columns, with no sums across lanes), and where each
         // row's begin.
-        var columns: [Matrix6] = [], blockColumn: [Int] = [], rowStart = [0]
-        for row in ordered {
-            for (t, block) in row {
-                columns.append(block.transposed)
-                blockColumn.append(t)
-            }
-            rowStart.append(columns.count)
-        }
+        let blocks = ordered.flatMap { row in row.map(\.1.transposed) }
+        let blockColumns = ordered.flatMap { row in row.map(\.0) }
+        let starts = ordered.reduce(into: [0]) { starts, row in starts.append(starts.last! + row.count) }
         let bands = max(1, min(threads, n / 64))
-        let blocks = columns, blockColumns = blockColumn, starts = rowStart
         func multiply(_ x: [SIMD8<Double>]) -> [SIMD8<Double>] {
             [SIMD8<Double>](unsafeUninitializedCapacity: n) { y, initialized in
                 let out = SendablePointer(y.baseAddress!)
