@@ -512,7 +512,7 @@
         const inverse = 1 / cw;
         const x = ((xa * qx + xb * qy + xc * qz + xd) * inverse + 1) * halfWidth;
         const y = ((ya * qx + yb * qy + yc * qz + yd) * inverse + 1) * halfHeight;
-        // A centre further outside the view than the largest point's half covers nothing.
+        // A centre further outside the view than the largest point reaches covers nothing.
         if (!(x > -MAX_POINT_SIZE && x < width + MAX_POINT_SIZE && y > -MAX_POINT_SIZE && y < height + MAX_POINT_SIZE)) continue;
         // The centre on a grid of 1/16 pixel, as GL rasterisers hold window coordinates
         // (SwiftShader's 4 sub-pixel bits): which pixels a point covers then matches WebGL's.
