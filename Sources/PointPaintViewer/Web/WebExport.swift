@@ -153,8 +153,13 @@ public enum WebExport {
     /// complete). `Data.write` would sync each file to the disk: for a 20M-point site's
     /// thousands of node files that doubled the export's wall time.
     static func writeFile(_ data: Data, to path: String) throws {
+        try data.withUnsafeBytes { try writeFile($0, to: path) }
+    }
+
+    /// `bytes` as the new file `path`, as `writeFile(_:to:)`.
+    static func writeFile(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
         var sink = try FileSink(creating: path, file: path)
-        try data.withUnsafeBytes { try sink.write($0) }
+        try sink.write(bytes)
         try sink.finish()
     }
 

@@ -46,51 +46,49 @@ enum WebNodeFile {
         func quantised(_ v: Double) -> UInt16 { UInt16(min(max(v, 0), 65_535) + 0.5) }
         func byte(_ c: Float) -> UInt8 { c.isFinite ? UInt8(min(max(c, 0), 1) * 255 + 0.5) : 0 }
         let toP3 = ColorConversion(from: .srgb, to: .displayP3)
-        do {
-            let out = raw.bindMemory(to: UInt8.self)
-            node.points.withUnsafeBufferPointer { indices in
-                cloud.positions.withUnsafeBufferPointer { positions in
-                    cloud.colors.withUnsafeBufferPointer { colors in
-                        // A node's points lie all over the cloud's arrays (the octree orders them
-                        // by place, not by index): fetch a point's lines 16 points ahead, as
-                        // waiting for them was half of a 20M-point export.
-                        let ahead = 16
-                        for k in 0 ..< count {
-                            if k + ahead < count {
-                                let j = Int(indices[k + ahead])
-                                pp_prefetch(positions.baseAddress! + j)
-                                pp_prefetch(colors.baseAddress! + j)
-                            }
-                            let i = Int(indices[k])
-                            let q = (SIMD3<Double>(positions[i]) - origin) * scale
-                            let x = quantised(q.x), y = quantised(q.y), z = quantised(q.z)
-                            out[6 * k] = UInt8(truncatingIfNeeded: x)
-                            out[6 * k + 1] = UInt8(truncatingIfNeeded: x >> 8)
-                            out[6 * k + 2] = UInt8(truncatingIfNeeded: y)
-                            out[6 * k + 3] = UInt8(truncatingIfNeeded: y >> 8)
-                            out[6 * k + 4] = UInt8(truncatingIfNeeded: z)
-                            out[6 * k + 5] = UInt8(truncatingIfNeeded: z >> 8)
-                            let colour = colors[i]
-                            out[6 * count + 3 * k] = byte(colour.x)
-                            out[6 * count + 3 * k + 1] = byte(colour.y)
-                            out[6 * count + 3 * k + 2] = byte(colour.z)
-                            if layers.wide {
-                                let p3 = colour.x.isFinite && colour.y.isFinite && colour.z.isFinite ? toP3.encoded(colour) : .zero
-                                out[9 * count + 3 * k] = byte(p3.x)
-                                out[9 * count + 3 * k + 1] = byte(p3.y)
-                                out[9 * count + 3 * k + 2] = byte(p3.z)
-                            }
+        let out = raw.bindMemory(to: UInt8.self)
+        node.points.withUnsafeBufferPointer { indices in
+            cloud.positions.withUnsafeBufferPointer { positions in
+                cloud.colors.withUnsafeBufferPointer { colors in
+                    // A node's points lie all over the cloud's arrays (the octree orders them
+                    // by place, not by index): fetch a point's lines 16 points ahead, as
+                    // waiting for them was half of a 20M-point export.
+                    let ahead = 16
+                    for k in 0 ..< count {
+                        if k + ahead < count {
+                            let j = Int(indices[k + ahead])
+                            pp_prefetch(positions.baseAddress! + j)
+                            pp_prefetch(colors.baseAddress! + j)
+                        }
+                        let i = Int(indices[k])
+                        let q = (SIMD3<Double>(positions[i]) - origin) * scale
+                        let x = quantised(q.x), y = quantised(q.y), z = quantised(q.z)
+                        out[6 * k] = UInt8(truncatingIfNeeded: x)
+                        out[6 * k + 1] = UInt8(truncatingIfNeeded: x >> 8)
+                        out[6 * k + 2] = UInt8(truncatingIfNeeded: y)
+                        out[6 * k + 3] = UInt8(truncatingIfNeeded: y >> 8)
+                        out[6 * k + 4] = UInt8(truncatingIfNeeded: z)
+                        out[6 * k + 5] = UInt8(truncatingIfNeeded: z >> 8)
+                        let colour = colors[i]
+                        out[6 * count + 3 * k] = byte(colour.x)
+                        out[6 * count + 3 * k + 1] = byte(colour.y)
+                        out[6 * count + 3 * k + 2] = byte(colour.z)
+                        if layers.wide {
+                            let p3 = colour.x.isFinite && colour.y.isFinite && colour.z.isFinite ? toP3.encoded(colour) : .zero
+                            out[9 * count + 3 * k] = byte(p3.x)
+                            out[9 * count + 3 * k + 1] = byte(p3.y)
+                            out[9 * count + 3 * k + 2] = byte(p3.z)
                         }
                     }
                 }
-                var at = (layers.wide ? 12 : 9) * count
-                for (present, measure) in [(layers.views, VoxelQuality.views), (layers.spread, .spread)] where present {
-                    for k in 0 ..< count {
-                        let t = QualityHeatMap.position(of: Int(indices[k]), in: cloud, measure: measure)
-                        out[at + k] = t.isNaN ? 0 : 1 + UInt8((min(max(t, 0), 1) * 254).rounded())
-                    }
-                    at += count
+            }
+            var at = (layers.wide ? 12 : 9) * count
+            for (present, measure) in [(layers.views, VoxelQuality.views), (layers.spread, .spread)] where present {
+                for k in 0 ..< count {
+                    let t = QualityHeatMap.position(of: Int(indices[k]), in: cloud, measure: measure)
+                    out[at + k] = t.isNaN ? 0 : 1 + UInt8((min(max(t, 0), 1) * 254).rounded())
                 }
+                at += count
             }
         }
     }

@@ -79,9 +79,7 @@ final class WebNodeFiles: @unchecked Sendable {
             WebNodeFile.encode(node, of: cloud, layers: layers, into: bytes)
             let path = folder + "/\(id).bin"
             do {
-                var sink = try FileSink(creating: path, file: path)
-                try sink.write(UnsafeRawBufferPointer(bytes))
-                try sink.finish()
+                try WebExport.writeFile(UnsafeRawBufferPointer(bytes), to: path)
                 condition.lock()
                 sizes[id] = size
                 condition.unlock()
